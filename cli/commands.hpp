@@ -1,0 +1,32 @@
+// The CLI's subcommands. Each cmd_*.cpp registers one group on the app; every decision is a
+// library call, the CLI only parses arguments and prints.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "gpubill/db.hpp"
+
+namespace gpubill::cli {
+
+// Options every subcommand shares. `--db` is accepted before or after the subcommand.
+struct Globals {
+  std::optional<std::string> db_path;
+  // Opens the database (GPUBILL_DB, then the default path), creating it and loading the bundled
+  // catalog on first use.
+  Database open_database() const;
+};
+
+// A subcommand's work, run after parsing; returns the exit status.
+using Action = std::function<int()>;
+
+// Each registers its subcommands; the chosen one stores its action in `action`.
+void add_catalog_commands(CLI::App& app, Globals& globals, Action& action);
+
+// Adds --db to a subcommand (so it is accepted after the subcommand too).
+void add_db_option(CLI::App& sub, Globals& globals);
+
+}  // namespace gpubill::cli

@@ -1,0 +1,40 @@
+// gpubill: the command-line front end. Parses arguments, calls the library, prints.
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "gpubill/errors.hpp"
+
+namespace gpubill::cli {
+
+void add_db_option(CLI::App& sub, Globals& globals) {
+  sub.add_option("--db", globals.db_path,
+                 "Database file (default: $GPUBILL_DB, else ~/.local/share/gpubill/gpubill.db)");
+}
+
+}  // namespace gpubill::cli
+
+int main(int argc, char** argv) {
+  using namespace gpubill;
+  CLI::App app{"gpubill: prices and bills GPU cloud servers under each provider's real rules"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gpubill 0.1.0");
+  cli::Globals globals;
+  cli::add_db_option(app, globals);
+  cli::Action action;
+  cli::add_catalog_commands(app, globals, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    return action ? action() : 0;
+  } catch (const gpubill::Error& e) {
+    std::cerr << "gpubill: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "gpubill: internal error: " << e.what() << "\n";
+    return 2;
+  }
+}

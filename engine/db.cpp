@@ -1,0 +1,111 @@
+#include <filesystem>
+
+#include "embedded_data.hpp"
+#include "gpubill/errors.hpp"
+#include "store.hpp"
+
+namespace gpubill {
+
+namespace {
+
+// "0003_replay.sql" → 3. The embedded list is sorted by name, so numbers must be 1, 2, 3, ….
+int migration_number(const std::string& name) {
+  std::size_t i = 0;
+  int n = 0;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9') n = n * 10 + (name[i++] - '0');
+  if (i == 0) throw StoreError("migration file '" + name + "' does not start with its number");
+  return n;
+}
+
+void migrate(SQLite::Database& db, const std::string& path) {
+  const int current = db.execAndGet("PRAGMA user_version").getInt();
+  const int latest = latest_schema_version();
+  if (current > latest) {
+    throw StoreError("database '" + path + "' has schema version " + std::to_string(current) +
+                     ", newer than this gpubill understands (" + std::to_string(latest) +
+                     "); use a newer gpubill");
+  }
+  for (const auto& m : embedded::migrations()) {
+    const int number = migration_number(m.name);
+    if (number <= current) continue;
+    SQLite::Transaction tx(db);
+    db.exec(m.text);
+    db.exec("PRAGMA user_version = " + std::to_string(number));
+    tx.commit();
+  }
+}
+
+}  // namespace
+
+int latest_schema_version() {
+  int expected = 1;
+  for (const auto& m : embedded::migrations()) {
+    if (migration_number(m.name) != expected) {
+      throw StoreError("migrations are not numbered 1, 2, 3, …: found '" + m.name + "'");
+    }
+    ++expected;
+  }
+  return expected - 1;
+}
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+const std::string& Database::path() const noexcept {
+  return impl_->path;
+}
+
+int Database::schema_version() const {
+  return impl_->db.execAndGet("PRAGMA user_version").getInt();
+}
+
+Database Database::open(const std::string& path) {
+  try {
+    auto impl = std::make_unique<Impl>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    auto& db = impl->db;
+    db.setBusyTimeout(5000);
+    // Fails with "file is not a database" on a non-SQLite file before anything is written.
+    db.exec("PRAGMA foreign_keys = ON");
+    if (path != ":memory:" && !path.empty()) db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    migrate(db, path);
+    return Database(std::move(impl));
+  } catch (const SQLite::Exception& e) {
+    throw StoreError("cannot open database '" + path + "': " + e.what());
+  }
+}
+
+std::string resolve_database_path(const std::optional<std::string>& flag,
+                                  const char* env_gpubill_db, const char* env_xdg_data_home,
+                                  const char* env_home) {
+  if (flag && !flag->empty()) return *flag;
+  if (env_gpubill_db && *env_gpubill_db) return env_gpubill_db;
+  if (env_xdg_data_home && *env_xdg_data_home) {
+    return (std::filesystem::path(env_xdg_data_home) / "gpubill" / "gpubill.db").string();
+  }
+  if (env_home && *env_home) {
+    return (std::filesystem::path(env_home) / ".local" / "share" / "gpubill" / "gpubill.db")
+        .string();
+  }
+  return "gpubill.db";
+}
+
+std::optional<std::string> read_meta(SQLite::Database& db, const std::string& key) {
+  SQLite::Statement q(db, "SELECT value FROM meta WHERE key = ?");
+  q.bind(1, key);
+  if (!q.executeStep()) return std::nullopt;
+  return q.getColumn(0).getString();
+}
+
+void write_meta(SQLite::Database& db, const std::string& key, const std::string& value) {
+  SQLite::Statement q(db,
+                      "INSERT INTO meta(key, value) VALUES(?, ?) "
+                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  q.bind(1, key);
+  q.bind(2, value);
+  q.exec();
+}
+
+}  // namespace gpubill

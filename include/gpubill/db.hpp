@@ -1,0 +1,46 @@
+// The gpubill database: one SQLite file holding the catalog, usage events, charges and
+// balances. Opening applies the numbered migrations compiled into the library, each in its
+// own transaction, and records the version in PRAGMA user_version.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace gpubill {
+
+class Database {
+ public:
+  // Opens (creating when missing) the database at `path` (":memory:" for a private in-memory
+  // one), turns on WAL (for files), foreign keys and a 5 s busy timeout, and applies pending
+  // migrations. Throws StoreError when the file cannot be opened, is not a gpubill database,
+  // or was written by a newer gpubill (its user_version is above latest_schema_version()).
+  static Database open(const std::string& path);
+
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+  ~Database();
+
+  const std::string& path() const noexcept;
+  int schema_version() const;
+
+  // For the engine: the connection behind this database (engine/store.hpp).
+  struct Impl;
+  Impl& impl() noexcept { return *impl_; }
+
+ private:
+  explicit Database(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The number of migrations compiled into this gpubill.
+int latest_schema_version();
+
+// Where the database lives when no --db is given: `flag` if set, else `env_gpubill_db`
+// (GPUBILL_DB) if set and non-empty, else $XDG_DATA_HOME/gpubill/gpubill.db, else
+// $HOME/.local/share/gpubill/gpubill.db, else ./gpubill.db. Creates no directory.
+std::string resolve_database_path(const std::optional<std::string>& flag,
+                                  const char* env_gpubill_db, const char* env_xdg_data_home,
+                                  const char* env_home);
+
+}  // namespace gpubill

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of gpubill from Debian packages.
+# Safe to run repeatedly; needs root (or sudo) for apt-get.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config git
+  libsqlite3-dev sqlite3 libsqlitecpp-dev
+  libhowardhinnant-date-dev tzdata
+  nlohmann-json3-dev catch2 libcli11-dev libfmt-dev
+  libbenchmark-dev
+  clang-format
+)
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update
+  "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
