@@ -1,0 +1,186 @@
+#include "gpubill/rules.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace gpubill::rules {
+
+namespace {
+constexpr std::int64_t kSecondsPerHour = 3600;
+constexpr std::int64_t kSecondsPerDay = 86400;
+
+Money rounded_by_policy(const Money& exact, const BillingPolicy& policy) {
+  return exact.round(policy.settlement_decimals, policy.settlement_rounding);
+}
+
+Money max_money(const Money& a, const Money& b) {
+  return a < b ? b : a;
+}
+}  // namespace
+
+std::int64_t metered_seconds(std::int64_t used_seconds, const BillingPolicy& policy) {
+  if (used_seconds < 0) throw std::invalid_argument("metered_seconds: negative usage");
+  const std::int64_t unit = std::max(1, policy.metering_granularity_seconds);
+  return (used_seconds + unit - 1) / unit * unit;
+}
+
+Settlement settle(const Money& hourly_price, std::int64_t seconds, const BillingPolicy& policy) {
+  const Decimal exact = Decimal::divide(hourly_price.amount() * seconds, kSecondsPerHour,
+                                        Decimal::kScale, RoundingMode::half_even);
+  const Money exact_money(exact, hourly_price.currency());
+  const Money billed = rounded_by_policy(exact_money, policy);
+  return {exact_money, billed, billed - exact_money};
+}
+
+RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds,
+                      const BillingPolicy& policy) {
+  const std::int64_t billed_seconds =
+      std::max<std::int64_t>(seconds, policy.min_charge_seconds_per_run);
+  const std::int64_t full_hours = billed_seconds / kSecondsPerHour;
+  const std::int64_t rest = metered_seconds(billed_seconds % kSecondsPerHour, policy);
+  const Settlement hour = settle(hourly_price, kSecondsPerHour, policy);
+  RunCost cost{hour.exact * full_hours, hour.billed * full_hours, full_hours};
+  if (rest > 0) {
+    const Settlement last = settle(hourly_price, rest, policy);
+    cost.exact += last.exact;
+    cost.billed += last.billed;
+    ++cost.settlements;
+  }
+  if (policy.min_charge_per_lifetime && billed_seconds > 0) {
+    cost.billed =
+        max_money(cost.billed, Money(*policy.min_charge_per_lifetime, hourly_price.currency()));
+  }
+  return cost;
+}
+
+PrepaidOrder prepaid_order(const Money& monthly_price, int months, const DiscountRow* discount,
+                           const BillingPolicy& policy) {
+  if (months < 1) throw std::invalid_argument("prepaid_order: months must be at least 1");
+  PrepaidOrder order{months, monthly_price * months, discount ? discount->factor : Decimal(1),
+                     discount, Money::zero(monthly_price.currency())};
+  order.charged = rounded_by_policy(order.list * order.factor, policy);
+  return order;
+}
+
+const std::vector<int>& standard_prepaid_terms() {
+  static const std::vector<int> terms = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 24, 36, 48, 60};
+  return terms;
+}
+
+PrepaidPlan cheapest_prepaid_plan(const Money& monthly_price, int months_needed,
+                                  const std::vector<int>& allowed_terms,
+                                  const std::function<const DiscountRow*(int)>& discount_for,
+                                  const BillingPolicy& policy) {
+  if (months_needed < 1) throw std::invalid_argument("cheapest_prepaid_plan: months_needed < 1");
+  if (allowed_terms.empty()) throw std::invalid_argument("cheapest_prepaid_plan: no terms");
+  std::vector<PrepaidOrder> term_orders;
+  for (int term : allowed_terms) {
+    term_orders.push_back(prepaid_order(monthly_price, term, discount_for(term), policy));
+  }
+  const int longest = *std::max_element(allowed_terms.begin(), allowed_terms.end());
+  const int limit = months_needed + longest;
+  // best[m]: cheapest way to buy exactly m months (cost, number of orders, last order index).
+  struct State {
+    bool reachable = false;
+    Decimal cost;
+    int orders = 0;
+    std::size_t last = 0;
+  };
+  std::vector<State> best(static_cast<std::size_t>(limit) + 1);
+  best[0].reachable = true;
+  for (int m = 1; m <= limit; ++m) {
+    for (std::size_t i = 0; i < term_orders.size(); ++i) {
+      const int prev = m - term_orders[i].months;
+      if (prev < 0 || !best[static_cast<std::size_t>(prev)].reachable) continue;
+      const State& p = best[static_cast<std::size_t>(prev)];
+      const Decimal cost = p.cost + term_orders[i].charged.amount();
+      State& s = best[static_cast<std::size_t>(m)];
+      if (!s.reachable || cost < s.cost || (cost == s.cost && p.orders + 1 < s.orders)) {
+        s = {true, cost, p.orders + 1, i};
+      }
+    }
+  }
+  int chosen = -1;
+  for (int m = months_needed; m <= limit; ++m) {
+    const State& s = best[static_cast<std::size_t>(m)];
+    if (!s.reachable) continue;
+    const State* c = chosen < 0 ? nullptr : &best[static_cast<std::size_t>(chosen)];
+    if (!c || s.cost < c->cost || (s.cost == c->cost && s.orders < c->orders)) chosen = m;
+  }
+  if (chosen < 0) throw std::invalid_argument("cheapest_prepaid_plan: no combination of terms");
+  PrepaidPlan plan{{}, chosen, Money::zero(monthly_price.currency())};
+  for (int m = chosen; m > 0;) {
+    const PrepaidOrder& order = term_orders[best[static_cast<std::size_t>(m)].last];
+    plan.orders.push_back(order);
+    plan.total += order.charged;
+    m -= order.months;
+  }
+  std::stable_sort(
+      plan.orders.begin(), plan.orders.end(),
+      [](const PrepaidOrder& a, const PrepaidOrder& b) { return a.months > b.months; });
+  return plan;
+}
+
+ExpirySchedule schedule_for_expiry(Instant expiry, const BillingPolicy& policy,
+                                   const Calendar& calendar) {
+  ExpirySchedule s{expiry, expiry, expiry};
+  // Day 1 of the recycle bin is the day after the expiry day; destroyed at 00:00 on day N+1.
+  if (policy.recycle_bin_days > 0)
+    s.destroy_at = calendar.midnight_after(expiry, policy.recycle_bin_days + 1);
+  if (policy.auto_renew_local_time) {
+    const auto day =
+        date::sys_days{calendar.local_day(expiry)} - date::days{policy.auto_renew_days_before};
+    s.auto_renew_at = calendar.from_local(date::local_seconds{day.time_since_epoch()} +
+                                          *policy.auto_renew_local_time);
+  } else {
+    s.auto_renew_at =
+        calendar.from_local(calendar.to_local(expiry) - date::days{policy.auto_renew_days_before});
+  }
+  s.auto_renew_at = std::min(s.auto_renew_at, expiry);
+  return s;
+}
+
+ExpirySchedule expiry_schedule(Instant period_start, int months, const BillingPolicy& policy,
+                               const Calendar& calendar) {
+  return schedule_for_expiry(calendar.add_months(period_start, months), policy, calendar);
+}
+
+Money upgrade_fee(const Money& old_monthly, const Money& new_monthly,
+                  std::int64_t remaining_seconds, Decimal discount_factor,
+                  const BillingPolicy& policy) {
+  const Money difference = new_monthly - old_monthly;
+  if (difference.amount().sign() <= 0 || remaining_seconds <= 0) {
+    return Money::zero(new_monthly.currency());
+  }
+  // remaining days / (365/12) = remaining_seconds × 12 / (365 × 86400)
+  const Decimal months = Decimal::divide(Decimal(remaining_seconds * 12), 365 * kSecondsPerDay,
+                                         Decimal::kScale, RoundingMode::half_even);
+  const Money exact(difference.amount() * months * discount_factor, new_monthly.currency());
+  return rounded_by_policy(exact, policy);
+}
+
+Refund prepaid_refund(const Money& paid, Instant purchased_at, Instant at,
+                      const Money& monthly_price, Decimal discount_factor,
+                      const Money& hourly_price, const BillingPolicy& policy,
+                      const Calendar& calendar) {
+  Refund r{paid, true, 0, 0, Money::zero(paid.currency())};
+  if ((at - purchased_at).count() <= std::int64_t{policy.full_refund_days} * kSecondsPerDay) {
+    return r;
+  }
+  r.full = false;
+  while (calendar.add_months(purchased_at, r.whole_months_used + 1) <= at) ++r.whole_months_used;
+  r.partial_seconds_used = (at - calendar.add_months(purchased_at, r.whole_months_used)).count();
+  const Money months_value = monthly_price * r.whole_months_used * discount_factor;
+  const Money hours_value = settle(hourly_price, r.partial_seconds_used, policy).exact;
+  r.used_value = rounded_by_policy(months_value + hours_value, policy);
+  r.amount = max_money(paid - r.used_value, Money::zero(paid.currency()));
+  return r;
+}
+
+ArrearsTimeline arrears_timeline(Instant negative_since, const BillingPolicy& policy) {
+  const Instant shutdown = negative_since + std::chrono::hours{policy.arrears_grace_hours};
+  return {shutdown, shutdown + std::chrono::hours{policy.arrears_retention_hours}};
+}
+
+}  // namespace gpubill::rules

@@ -1,0 +1,118 @@
+// Billing rules as pure functions: one implementation of each rule, used by replay and quote
+// alike. Every rule takes the policy row in force (policy.hpp) and, where calendars matter, the
+// provider's Calendar; none reads the wall clock or the database.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "gpubill/catalog.hpp"
+#include "gpubill/money.hpp"
+#include "gpubill/policy.hpp"
+#include "gpubill/time.hpp"
+
+namespace gpubill::rules {
+
+// Seconds billed for `used_seconds` of use: rounded up to whole metering units
+// (policy.metering_granularity_seconds; 60 for per-minute, 3600 for "partial hour billed as
+// a full hour"). REQUIRES: used_seconds >= 0.
+std::int64_t metered_seconds(std::int64_t used_seconds, const BillingPolicy& policy);
+
+// One pay-as-you-go settlement: `seconds` of use at `hourly_price`.
+//   exact    = hourly_price × seconds / 3600, to 12 decimals (half-even)
+//   billed   = exact rounded with policy.settlement_rounding to policy.settlement_decimals
+//   rounding = billed − exact (what rounding added, negative when it dropped), so that
+//              billed = exact + rounding holds exactly.
+struct Settlement {
+  Money exact;
+  Money billed;
+  Money rounding;
+};
+Settlement settle(const Money& hourly_price, std::int64_t seconds, const BillingPolicy& policy);
+
+// Cost of `seconds` of continuous pay-as-you-go use starting on a settlement boundary:
+// full hours settle one by one (each rounded), the last partial hour on its own; a run shorter
+// than policy.min_charge_seconds_per_run is billed as that minimum; the lifetime total is at
+// least policy.min_charge_per_lifetime. Used by quotes (replay settles real hours itself).
+struct RunCost {
+  Money exact;
+  Money billed;
+  std::int64_t settlements = 0;
+};
+RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds, const BillingPolicy& policy);
+
+// A prepaid order of `months` at `monthly_price` with the term discount `discount` (nullptr =
+// list price): charged = monthly × months × factor, rounded with the policy's settlement
+// rounding and decimals.
+struct PrepaidOrder {
+  int months = 0;
+  Money list;      // monthly × months
+  Decimal factor;  // 1 without a discount
+  const DiscountRow* discount = nullptr;
+  Money charged;
+};
+PrepaidOrder prepaid_order(const Money& monthly_price, int months, const DiscountRow* discount,
+                           const BillingPolicy& policy);
+
+// The cheapest set of prepaid terms whose months add up to at least `months_needed`, choosing
+// from `allowed_terms` (e.g. 1..12, 24, 36) with the discount `discount_for(term)` gives (nullptr
+// = none). Ties go to fewer orders, then fewer months. REQUIRES: months_needed >= 1.
+struct PrepaidPlan {
+  std::vector<PrepaidOrder> orders;  // longest term first
+  int months_covered = 0;
+  Money total;
+};
+PrepaidPlan cheapest_prepaid_plan(const Money& monthly_price, int months_needed,
+                                  const std::vector<int>& allowed_terms,
+                                  const std::function<const DiscountRow*(int)>& discount_for,
+                                  const BillingPolicy& policy);
+// The prepaid terms providers sell: 1–12, 24, 36, 48, 60 months.
+const std::vector<int>& standard_prepaid_terms();
+
+// When a prepaid period ends and what follows: shut down at `expiry`; kept in the recycle bin
+// for policy.recycle_bin_days natural days after the expiry day; destroyed at 00:00 local on the
+// next day (`destroy_at`). Auto-renewal is attempted at `auto_renew_at`.
+struct ExpirySchedule {
+  Instant expiry;
+  Instant auto_renew_at;
+  Instant destroy_at;
+};
+ExpirySchedule expiry_schedule(Instant period_start, int months, const BillingPolicy& policy,
+                               const Calendar& calendar);
+// The same for a known expiry instant.
+ExpirySchedule schedule_for_expiry(Instant expiry, const BillingPolicy& policy,
+                                   const Calendar& calendar);
+
+// Upgrade of a prepaid instance: (new − old monthly list price) × remaining days / (365/12) ×
+// discount factor, remaining days counted to the second (remaining_seconds / 86400), rounded
+// with the policy's settlement rounding. A downgrade (negative difference) gives 0 here.
+Money upgrade_fee(const Money& old_monthly, const Money& new_monthly,
+                  std::int64_t remaining_seconds, Decimal discount_factor,
+                  const BillingPolicy& policy);
+
+// Refund when a prepaid instance is returned at `at`:
+//   within policy.full_refund_days days of `purchased_at` (inclusive) → everything paid;
+//   otherwise paid − used, used = whole months elapsed × monthly × factor + the rest of the
+//   time at the hourly pay-as-you-go price (per second); never below 0.
+struct Refund {
+  Money amount;
+  bool full = false;
+  int whole_months_used = 0;
+  std::int64_t partial_seconds_used = 0;
+  Money used_value;
+};
+Refund prepaid_refund(const Money& paid, Instant purchased_at, Instant at,
+                      const Money& monthly_price, Decimal discount_factor,
+                      const Money& hourly_price, const BillingPolicy& policy,
+                      const Calendar& calendar);
+
+// Arrears: the balance went negative at `negative_since`; pay-as-you-go instances are shut down
+// policy.arrears_grace_hours later and reclaimed policy.arrears_retention_hours after that.
+struct ArrearsTimeline {
+  Instant shutdown_at;
+  Instant reclaim_at;
+};
+ArrearsTimeline arrears_timeline(Instant negative_since, const BillingPolicy& policy);
+
+}  // namespace gpubill::rules
