@@ -1,17 +1,410 @@
+// gpubill catalog gpus | offers | show | import | validate.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
 #include "commands.hpp"
+#include "gpubill/catalog.hpp"
+#include "gpubill/catalog_import.hpp"
+#include "gpubill/catalog_offers.hpp"
+#include "gpubill/errors.hpp"
+#include "output.hpp"
 
 namespace gpubill::cli {
 
+namespace {
+
+std::string opt_text(const std::optional<Decimal>& d) {
+  return d ? d->to_string() : "";
+}
+
+std::string opt_text(const std::optional<int>& i) {
+  return i ? std::to_string(*i) : "";
+}
+
+std::string period_end(const Effective& p) {
+  return p.to ? format_instant(*p.to) : "";
+}
+
+std::string region_text(const std::string& region) {
+  return region.empty() ? "*" : region;
+}
+
+// ---- catalog gpus ------------------------------------------------------------------------
+
+int run_gpus(const Globals& globals, Format format) {
+  auto db = globals.open_database();
+  const auto catalog = Catalog::load(db);
+  Table t{{{"id"},
+           {"aliases"},
+           {"vendor"},
+           {"architecture"},
+           {"fp64_tflops", true},
+           {"fp32_tflops", true},
+           {"fp16_tensor_tflops", true},
+           {"int8_tops", true},
+           {"memory_gb", true},
+           {"memory_bandwidth_gbs", true},
+           {"interconnect"},
+           {"tdp_w", true},
+           {"launch_price", true}},
+          {}};
+  for (const auto& g : catalog.data().gpus) {
+    std::string aliases;
+    for (const auto& a : g.aliases) aliases += (aliases.empty() ? "" : "; ") + a;
+    t.add_row({g.id, aliases, g.vendor, g.architecture, opt_text(g.fp64_tflops),
+               opt_text(g.fp32_tflops), opt_text(g.fp16_tensor_tflops), opt_text(g.int8_tops),
+               opt_text(g.memory_gb), opt_text(g.memory_bandwidth_gbs), g.interconnect,
+               opt_text(g.tdp_w), g.launch_price ? g.launch_price->to_string() : ""});
+  }
+  write_table(std::cout, t, format);
+  return 0;
+}
+
+// ---- catalog offers ----------------------------------------------------------------------
+
+struct OffersArgs {
+  std::string provider, gpu, mode, at, region;
+  Format format = Format::table;
+};
+
+std::string sources_of(const Offer& o) {
+  std::string out;
+  for (const auto* r : o.rows) out += (out.empty() ? "" : " + ") + r->source;
+  return out;
+}
+
+int run_offers(const Globals& globals, const OffersArgs& args) {
+  auto db = globals.open_database();
+  const auto catalog = Catalog::load(db);
+  OfferFilter filter;
+  filter.provider = args.provider;
+  filter.region = args.region;
+  if (!args.gpu.empty()) {
+    for (const auto* g : gpus_matching(catalog, args.gpu)) filter.gpus.push_back(g->id);
+  }
+  if (!args.mode.empty()) filter.mode = parse_billing_mode(args.mode);
+  if (!args.at.empty()) filter.at = parse_instant(args.at, /*allow_date=*/true);
+  Table t{{{"provider"},
+           {"region"},
+           {"type"},
+           {"gpu"},
+           {"gpu_count", true},
+           {"vcpu", true},
+           {"ram_gb", true},
+           {"mode"},
+           {"price", true},
+           {"currency"},
+           {"unit"},
+           {"as_of"},
+           {"source", false, 60}},
+          {}};
+  for (const auto& o : list_offers(catalog, filter)) {
+    const auto& it = *o.instance_type;
+    t.add_row({it.provider, region_text(o.region), o.name, o.gpu,
+               o.gpu.empty() ? "" : o.gpu_count.to_string(), opt_text(it.vcpu), opt_text(it.ram_gb),
+               o.mode ? std::string(to_string(*o.mode)) : "",
+               o.price ? o.price->amount().to_string() : "unknown",
+               o.price ? o.price->currency().to_string() : "",
+               o.price ? std::string(to_string(o.unit)) : "", o.as_of, sources_of(o)});
+  }
+  write_table(std::cout, t, args.format);
+  return 0;
+}
+
+// ---- catalog show ------------------------------------------------------------------------
+
+struct ShowArgs {
+  std::string type, provider, at;
+  Format format = Format::table;
+};
+
+const InstanceType& find_type(const Catalog& catalog, const ShowArgs& args) {
+  if (!args.provider.empty()) {
+    (void)catalog.provider(args.provider);
+    if (const auto* it = catalog.find_instance_type(args.provider, args.type)) return *it;
+    throw NotFound("provider '" + args.provider + "' has no instance type '" + args.type + "'");
+  }
+  std::vector<const InstanceType*> found;
+  for (const auto& it : catalog.data().instance_types) {
+    if (it.id == args.type) found.push_back(&it);
+  }
+  if (found.size() == 1) return *found.front();
+  if (found.empty()) throw NotFound("no provider has an instance type '" + args.type + "'");
+  std::string providers;
+  for (const auto* it : found) providers += (providers.empty() ? "" : ", ") + it->provider;
+  throw NotFound("instance type '" + args.type + "' exists for " + providers +
+                 "; choose one with --provider");
+}
+
+Table key_values(std::vector<std::pair<std::string, std::string>> pairs) {
+  Table t{{{"field"}, {"value"}}, {}, true};
+  for (auto& [k, v] : pairs) t.add_row({std::move(k), std::move(v)});
+  return t;
+}
+
+Table spec_table(const InstanceType& it) {
+  std::string attachable;
+  for (const auto& a : it.attachable) {
+    std::string counts;
+    for (int c : a.counts) counts += (counts.empty() ? "" : ",") + std::to_string(c);
+    attachable += (attachable.empty() ? "" : "; ") + a.gpu + " \u00d7 " + counts;
+  }
+  return key_values({{"provider", it.provider},
+                     {"id", it.id},
+                     {"family", it.family},
+                     {"gpu", it.gpu},
+                     {"gpu_count", it.gpu.empty() ? "" : it.gpu_count.to_string()},
+                     {"vcpu", opt_text(it.vcpu)},
+                     {"ram_gb", opt_text(it.ram_gb)},
+                     {"local_disk_gb", opt_text(it.local_disk_gb)},
+                     {"local_disk_kind", it.local_disk_kind},
+                     {"attachable_gpus", attachable},
+                     {"notes", it.notes},
+                     {"source", it.source}});
+}
+
+Table prices_table(const Catalog& catalog, const InstanceType& it) {
+  Table t{{{"subject"},
+           {"region"},
+           {"mode"},
+           {"price", true},
+           {"currency"},
+           {"unit"},
+           {"effective_from"},
+           {"effective_to"},
+           {"as_of"},
+           {"source"}},
+          {}};
+  const auto add = [&](SubjectKind kind, const std::string& subject, const std::string& label) {
+    for (const auto* r : catalog.prices_of(it.provider, kind, subject)) {
+      t.add_row({label, region_text(r->region), std::string(to_string(r->mode)),
+                 r->amount.amount().to_string(), r->amount.currency().to_string(),
+                 std::string(to_string(r->unit)), format_instant(r->period.from),
+                 period_end(r->period), r->as_of, r->source});
+    }
+  };
+  add(SubjectKind::instance, it.id, it.id);
+  for (const auto& a : it.attachable) add(SubjectKind::gpu, a.gpu, "per GPU " + a.gpu);
+  return t;
+}
+
+const BillingPolicy* policy_for(const Catalog& catalog, const std::string& provider,
+                                const std::string& at) {
+  if (!at.empty()) return catalog.policy_at(provider, parse_instant(at, /*allow_date=*/true));
+  const BillingPolicy* latest = nullptr;  // no date: the newest policy row
+  for (const auto& p : catalog.data().policies) {
+    if (p.provider == provider && (!latest || p.period.from > latest->period.from)) latest = &p;
+  }
+  return latest;
+}
+
+std::string hh_mm(std::chrono::minutes m) {
+  const auto two = [](long v) { return std::string(v < 10 ? "0" : "") + std::to_string(v); };
+  return two(m.count() / 60) + ":" + two(m.count() % 60);
+}
+
+Table policy_table(const BillingPolicy* p) {
+  if (!p) return key_values({});
+  const auto yes_no = [](bool b) { return std::string(b ? "yes" : "no"); };
+  return key_values(
+      {{"effective_from", format_instant(p->period.from)},
+       {"effective_to", period_end(p->period)},
+       {"metering_granularity_seconds", std::to_string(p->metering_granularity_seconds)},
+       {"settlement_period", p->settlement_period},
+       {"settlement_rounding", std::string(to_string(p->settlement_rounding))},
+       {"settlement_decimals", std::to_string(p->settlement_decimals)},
+       {"min_charge_seconds_per_run", std::to_string(p->min_charge_seconds_per_run)},
+       {"min_charge_per_lifetime", opt_text(p->min_charge_per_lifetime)},
+       {"arrears_grace_hours", std::to_string(p->arrears_grace_hours)},
+       {"arrears_retention_hours", std::to_string(p->arrears_retention_hours)},
+       {"recycle_bin_days", std::to_string(p->recycle_bin_days)},
+       {"auto_renew_days_before", std::to_string(p->auto_renew_days_before)},
+       {"auto_renew_local_time",
+        p->auto_renew_local_time ? hh_mm(*p->auto_renew_local_time) : "at expiry"},
+       {"auto_renew_months", std::to_string(p->auto_renew_months)},
+       {"prepaid_destroy_before_expiry", yes_no(p->prepaid_destroy_before_expiry)},
+       {"full_refund_days", std::to_string(p->full_refund_days)},
+       {"stopped_payg_compute_charged", yes_no(p->stopped_payg_compute_charged)},
+       {"payg_available", yes_no(p->payg_available)},
+       {"as_of", p->as_of},
+       {"source", p->source}});
+}
+
+int run_show(const Globals& globals, const ShowArgs& args) {
+  auto db = globals.open_database();
+  const auto catalog = Catalog::load(db);
+  const auto& it = find_type(catalog, args);
+  write_sections(std::cout,
+                 {{"instance_type", spec_table(it)},
+                  {"prices", prices_table(catalog, it)},
+                  {"policy", policy_table(policy_for(catalog, it.provider, args.at))}},
+                 args.format, "prices");
+  return 0;
+}
+
+// ---- catalog import / validate -----------------------------------------------------------
+
+struct ImportArgs {
+  std::string file, provider, as_of, effective_from, source;
+  bool skypilot = false;
+};
+
+void print_report(const ImportReport& r, const char* verb) {
+  std::string counts;
+  const auto add = [&](std::size_t n, const char* what) {
+    if (n) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(r.providers, "providers");
+  add(r.regions, "regions");
+  add(r.gpus, "GPUs");
+  add(r.instance_types, "instance types");
+  add(r.prices, "prices");
+  add(r.discounts, "discounts");
+  add(r.disk_prices, "disk prices");
+  add(r.bandwidth_prices, "bandwidth prices");
+  add(r.fx_rates, "FX rates");
+  add(r.policies, "policies");
+  std::cout << r.file << ": " << verb << " " << (counts.empty() ? "no rows" : counts) << "\n";
+  for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
+}
+
+int run_import(const Globals& globals, const ImportArgs& args, bool write) {
+  auto db = globals.open_database();
+  const bool csv = args.skypilot || std::filesystem::path(args.file).extension() == ".csv";
+  if (!csv) {
+    if (!args.provider.empty() || !args.as_of.empty() || !args.effective_from.empty() ||
+        !args.source.empty()) {
+      throw ParseError(
+          "--provider, --as-of, --effective-from and --source apply to SkyPilot .csv "
+          "files only (a JSON catalog file carries them in its rows)");
+    }
+    const auto report =
+        write ? import_catalog_file(db, args.file) : validate_catalog_file(db, args.file);
+    print_report(report, write ? "imported" : "valid,");
+    return 0;
+  }
+  if (args.as_of.empty()) {
+    throw ParseError("a SkyPilot catalog needs --as-of DATE (the date the file was taken)");
+  }
+  SkyPilotOptions options;
+  options.provider = args.provider;
+  options.as_of = args.as_of;
+  options.source = args.source;
+  if (!args.effective_from.empty()) {
+    options.effective_from = parse_instant(args.effective_from, /*allow_date=*/true);
+  }
+  const auto report = write ? import_skypilot_file(db, args.file, options)
+                            : validate_skypilot_file(db, args.file, options);
+  print_report(report, write ? "imported" : "valid,");
+  return 0;
+}
+
+CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, const char* name,
+                          const char* help, bool write) {
+  auto* sub = catalog.add_subcommand(name, help);
+  auto args = std::make_shared<ImportArgs>();
+  sub->add_option("FILE", args->file, "A JSON catalog file, or a SkyPilot vms.csv")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_flag("--skypilot", args->skypilot,
+                "Read FILE as a SkyPilot vms.csv (implied by a .csv extension)");
+  sub->add_option("--provider", args->provider,
+                  "SkyPilot: the provider id the rows belong to (aws, google; default: inferred "
+                  "from the zone names)");
+  sub->add_option("--as-of", args->as_of, "SkyPilot: date of the file's prices (YYYY-MM-DD)");
+  sub->add_option("--effective-from", args->effective_from,
+                  "SkyPilot: when the prices take effect (date or RFC 3339; default: --as-of)");
+  sub->add_option("--source", args->source,
+                  "SkyPilot: provenance written on every row (default: the file name)");
+  add_db_option(*sub, globals);
+  sub->callback([&globals, &action, args, write] {
+    action = [&globals, args, write] { return run_import(globals, *args, write); };
+  });
+  return sub;
+}
+
+}  // namespace
+
 Database Globals::open_database() const {
-  return Database::open(resolve_database_path(db_path, std::getenv("GPUBILL_DB"),
-                                              std::getenv("XDG_DATA_HOME"), std::getenv("HOME")));
+  const char* env_db = std::getenv("GPUBILL_DB");
+  const std::string path =
+      resolve_database_path(db_path, env_db, std::getenv("XDG_DATA_HOME"), std::getenv("HOME"));
+  if ((!db_path || db_path->empty()) && !(env_db && *env_db)) {
+    // The default location (~/.local/share/gpubill/) may not exist yet.
+    const auto parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      throw StoreError("cannot create the directory '" + parent.string() +
+                       "' for the database: " + ec.message());
+    }
+  }
+  auto db = Database::open(path);
+  ensure_bundled_catalog(db);
+  return db;
 }
 
 void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
   auto* catalog = app.add_subcommand("catalog", "List and import the catalog of GPU cloud offers");
   catalog->require_subcommand(1);
   add_db_option(*catalog, globals);
-  (void)action;
+
+  {
+    auto* sub = catalog->add_subcommand("gpus", "List the GPU models and their specifications");
+    auto format = std::make_shared<Format>(Format::table);
+    add_format_option(*sub, *format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, format] {
+      action = [&globals, format] { return run_gpus(globals, *format); };
+    });
+  }
+  {
+    auto* sub = catalog->add_subcommand(
+        "offers",
+        "List offers: each instance type's price per region and billing mode (Google-style hosts "
+        "as host+N\u00d7GPU with the summed price); a price not in the catalog shows as unknown");
+    auto args = std::make_shared<OffersArgs>();
+    sub->add_option("--provider", args->provider, "Only this provider (tencent, aws, …)");
+    sub->add_option("--gpu", args->gpu,
+                    "Only offers with this GPU: an id or alias, any case; a family name such as "
+                    "V100 takes every V100 model");
+    sub->add_option("--mode", args->mode,
+                    "Only this billing mode: payg, prepaid, spot, "
+                    "reserved_1y, reserved_3y");
+    sub->add_option("--at", args->at,
+                    "Prices in force at this date or RFC 3339 instant (default: the latest price "
+                    "of each region and mode)");
+    sub->add_option("--region", args->region,
+                    "Only prices for this region (rows for every region included)");
+    add_format_option(*sub, args->format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args] {
+      action = [&globals, args] { return run_offers(globals, *args); };
+    });
+  }
+  {
+    auto* sub = catalog->add_subcommand(
+        "show", "Show an instance type: its specification, every price row and the billing policy");
+    auto args = std::make_shared<ShowArgs>();
+    sub->add_option("TYPE", args->type, "Instance type id, e.g. p3.2xlarge")->required();
+    sub->add_option("--provider", args->provider, "The provider, when several have TYPE");
+    sub->add_option("--at", args->at,
+                    "Show the policy in force at this date or instant (default: the newest)");
+    add_format_option(*sub, args->format);
+    sub->footer("With --format csv only the price rows are written.");
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args] {
+      action = [&globals, args] { return run_show(globals, *args); };
+    });
+  }
+  add_import_like(*catalog, globals, action, "import",
+                  "Import a catalog file (JSON, see docs/catalog-format.md) or a SkyPilot vms.csv; "
+                  "all or nothing",
+                  true);
+  add_import_like(*catalog, globals, action, "validate",
+                  "Check a catalog file as import would, against the database, writing nothing",
+                  false);
 }
 
 }  // namespace gpubill::cli

@@ -1,0 +1,170 @@
+// Importing catalog files into the database: reading the file, checking it against the
+// database, and writing it in one transaction. Also loads the bundled catalog on first use.
+#include "gpubill/catalog_import.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "catalog_store.hpp"
+#include "embedded_data.hpp"
+#include "gpubill/errors.hpp"
+#include "store.hpp"
+
+namespace gpubill {
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(path, "", "", "cannot read the file");
+  return text.str();
+}
+
+// Runs `work` inside one IMMEDIATE transaction (taking the write lock up front, so two gpubill
+// processes importing at once queue instead of failing), committing only when `commit`.
+template <typename Work>
+auto in_transaction(Database& database, bool commit, Work work) {
+  auto& db = sqlite(database);
+  try {
+    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    auto result = work(db);
+    if (commit) tx.commit();  // otherwise rolled back by the destructor
+    return result;
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("catalog import failed: ") + e.what());
+  }
+}
+
+ImportReport import_json(Database& database, const std::string& path, bool commit) {
+  const CatalogData data = parse_catalog_json(read_file(path), path);
+  return in_transaction(database, commit, [&](SQLite::Database& db) {
+    check_catalog_references(data, read_catalog_data(db), path);
+    if (commit) write_catalog_data(db, data);
+    ImportReport report = count_rows(data);
+    report.file = path;
+    return report;
+  });
+}
+
+ImportReport import_skypilot(Database& database, const std::string& path,
+                             const SkyPilotOptions& options, bool commit) {
+  const std::string text = read_file(path);
+  return in_transaction(database, commit, [&](SQLite::Database& db) {
+    const Catalog catalog(read_catalog_data(db));
+    SkyPilotImport result = parse_skypilot_csv(text, path, options, catalog);
+    // What the catalog already describes stays as it is; SkyPilot adds prices.
+    auto& types = result.data.instance_types;
+    const auto before = types.size();
+    std::erase_if(types, [&](const InstanceType& it) {
+      return catalog.find_instance_type(it.provider, it.id) != nullptr;
+    });
+    if (types.size() != before) {
+      result.notes.push_back("kept the catalog's description of " +
+                             std::to_string(before - types.size()) +
+                             " instance types already there; added their prices");
+    }
+    std::set<std::pair<std::string, std::string>> known_regions;
+    for (const auto& r : catalog.data().regions) known_regions.emplace(r.provider, r.id);
+    std::erase_if(result.data.regions, [&](const Region& r) {
+      return known_regions.count({r.provider, r.id}) > 0;
+    });
+    check_catalog_references(result.data, catalog.data(), path);
+    if (commit) write_catalog_data(db, result.data);
+    ImportReport report = count_rows(result.data);
+    report.file = path;
+    report.notes = std::move(result.notes);
+    return report;
+  });
+}
+
+}  // namespace
+
+std::size_t ImportReport::total() const noexcept {
+  return providers + regions + gpus + instance_types + prices + discounts + disk_prices +
+         bandwidth_prices + fx_rates + policies;
+}
+
+ImportReport count_rows(const CatalogData& d) {
+  ImportReport r;
+  r.providers = d.providers.size();
+  r.regions = d.regions.size();
+  r.gpus = d.gpus.size();
+  r.instance_types = d.instance_types.size();
+  r.prices = d.prices.size();
+  r.discounts = d.discounts.size();
+  r.disk_prices = d.disk_prices.size();
+  r.bandwidth_prices = d.bandwidth_prices.size();
+  r.fx_rates = d.fx_rates.size();
+  r.policies = d.policies.size();
+  return r;
+}
+
+ImportReport import_catalog_file(Database& db, const std::string& path) {
+  return import_json(db, path, true);
+}
+
+ImportReport validate_catalog_file(Database& db, const std::string& path) {
+  return import_json(db, path, false);
+}
+
+ImportReport import_skypilot_file(Database& db, const std::string& path,
+                                  const SkyPilotOptions& options) {
+  return import_skypilot(db, path, options, true);
+}
+
+ImportReport validate_skypilot_file(Database& db, const std::string& path,
+                                    const SkyPilotOptions& options) {
+  return import_skypilot(db, path, options, false);
+}
+
+std::string bundled_catalog_hash() {
+  static const std::string hash = [] {
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis
+    const auto mix = [&h](std::string_view s) {
+      for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;  // FNV 64 prime
+      }
+      h ^= 0xff;  // separator: a byte that never occurs in UTF-8 text
+      h *= 1099511628211ull;
+    };
+    for (const auto& f : embedded::catalog_files()) {
+      mix(f.name);
+      mix(f.text);
+    }
+    static const char digits[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = digits[h & 0xf];
+    return out;
+  }();
+  return hash;
+}
+
+void ensure_bundled_catalog(Database& database) {
+  const std::string hash = bundled_catalog_hash();
+  try {
+    if (read_meta(sqlite(database), "bundled_catalog") == hash) return;
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("cannot read the database's meta table: ") + e.what());
+  }
+  in_transaction(database, true, [&](SQLite::Database& conn) {
+    if (read_meta(conn, "bundled_catalog") == hash) return 0;  // another process was first
+    for (const auto& f : embedded::catalog_files()) {
+      const std::string name = "fixtures/catalog/" + f.name + " (bundled)";
+      const CatalogData data = parse_catalog_json(f.text, name);
+      check_catalog_references(data, read_catalog_data(conn), name);
+      write_catalog_data(conn, data);
+    }
+    write_meta(conn, "bundled_catalog", hash);
+    return 0;
+  });
+}
+
+}  // namespace gpubill

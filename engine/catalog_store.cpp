@@ -1,0 +1,628 @@
+#include "catalog_store.hpp"
+
+#include <cctype>
+#include <map>
+#include <string>
+
+#include "gpubill/errors.hpp"
+#include "store.hpp"
+
+namespace gpubill {
+
+namespace {
+
+// ---- decoding ------------------------------------------------------------------------------
+
+// Decodes stored text with `parse`, turning a failure into a StoreError naming the place.
+template <typename Parse>
+auto decode(const char* table, const char* column, const std::string& text, Parse parse) {
+  try {
+    return parse(text);
+  } catch (const Error& e) {
+    throw StoreError("catalog table " + std::string(table) + ", column " + column +
+                     ": stored value '" + text + "' does not decode: " + e.what());
+  }
+}
+
+Decimal decimal_col(const SQLite::Column& c, const char* table) {
+  return decode(table, c.getName(), c.getString(),
+                [](const std::string& s) { return Decimal::parse(s); });
+}
+
+std::optional<Decimal> opt_decimal_col(const SQLite::Column& c, const char* table) {
+  if (c.isNull()) return std::nullopt;
+  return decimal_col(c, table);
+}
+
+std::optional<int> opt_int_col(const SQLite::Column& c) {
+  if (c.isNull()) return std::nullopt;
+  return c.getInt();
+}
+
+Currency currency_col(const SQLite::Column& c, const char* table) {
+  return decode(table, c.getName(), c.getString(),
+                [](const std::string& s) { return Currency::parse(s); });
+}
+
+BillingMode mode_col(const SQLite::Column& c, const char* table) {
+  return decode(table, c.getName(), c.getString(),
+                [](const std::string& s) { return parse_billing_mode(s); });
+}
+
+Instant instant_of(std::int64_t seconds) {
+  return Instant{std::chrono::seconds{seconds}};
+}
+
+std::int64_t seconds_of(Instant t) {
+  return t.time_since_epoch().count();
+}
+
+Effective period_cols(const SQLite::Column& from, const SQLite::Column& to) {
+  Effective p;
+  p.from = instant_of(from.getInt64());
+  if (!to.isNull()) p.to = instant_of(to.getInt64());
+  return p;
+}
+
+// ---- binding -------------------------------------------------------------------------------
+
+void bind_opt(SQLite::Statement& q, int i, const std::optional<Decimal>& d) {
+  if (d) {
+    q.bind(i, d->to_string());
+  } else {
+    q.bind(i);
+  }
+}
+
+void bind_opt(SQLite::Statement& q, int i, const std::optional<int>& v) {
+  if (v) {
+    q.bind(i, *v);
+  } else {
+    q.bind(i);
+  }
+}
+
+void bind_period(SQLite::Statement& q, int from_index, const Effective& p) {
+  q.bind(from_index, static_cast<int64_t>(seconds_of(p.from)));
+  if (p.to) {
+    q.bind(from_index + 1, static_cast<int64_t>(seconds_of(*p.to)));
+  } else {
+    q.bind(from_index + 1);
+  }
+}
+
+void run(SQLite::Statement& q) {
+  q.exec();
+  q.reset();
+  q.clearBindings();
+}
+
+// ---- reading -------------------------------------------------------------------------------
+
+void read_providers(SQLite::Database& db, CatalogData& out) {
+  SQLite::Statement q(db, "SELECT id, name, currency, billing_time_zone FROM provider ORDER BY id");
+  while (q.executeStep()) {
+    out.providers.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
+                             currency_col(q.getColumn(2), "provider"), q.getColumn(3).getString()});
+  }
+  SQLite::Statement r(db, "SELECT provider, id, name FROM region ORDER BY provider, id");
+  while (r.executeStep()) {
+    out.regions.push_back(
+        {r.getColumn(0).getString(), r.getColumn(1).getString(), r.getColumn(2).getString()});
+  }
+}
+
+void read_gpus(SQLite::Database& db, CatalogData& out) {
+  std::map<std::string, std::vector<std::string>> aliases;
+  SQLite::Statement a(db, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, rowid");
+  while (a.executeStep()) aliases[a.getColumn(0).getString()].push_back(a.getColumn(1).getString());
+  SQLite::Statement q(db,
+                      "SELECT id, vendor, architecture, fp64_tflops, fp32_tflops, "
+                      "fp16_tensor_tflops, int8_tops, memory_gb, memory_bandwidth_gbs, "
+                      "interconnect, interconnect_bandwidth_gbs, tdp_w, launch_price, "
+                      "launch_currency, source FROM gpu ORDER BY id");
+  while (q.executeStep()) {
+    Gpu g;
+    g.id = q.getColumn(0).getString();
+    g.aliases = aliases[g.id];
+    g.vendor = q.getColumn(1).getString();
+    g.architecture = q.getColumn(2).getString();
+    g.fp64_tflops = opt_decimal_col(q.getColumn(3), "gpu");
+    g.fp32_tflops = opt_decimal_col(q.getColumn(4), "gpu");
+    g.fp16_tensor_tflops = opt_decimal_col(q.getColumn(5), "gpu");
+    g.int8_tops = opt_decimal_col(q.getColumn(6), "gpu");
+    g.memory_gb = opt_decimal_col(q.getColumn(7), "gpu");
+    g.memory_bandwidth_gbs = opt_decimal_col(q.getColumn(8), "gpu");
+    g.interconnect = q.getColumn(9).getString();
+    g.interconnect_bandwidth_gbs = opt_decimal_col(q.getColumn(10), "gpu");
+    g.tdp_w = opt_int_col(q.getColumn(11));
+    if (!q.getColumn(12).isNull()) {
+      g.launch_price =
+          Money(decimal_col(q.getColumn(12), "gpu"), currency_col(q.getColumn(13), "gpu"));
+    }
+    g.source = q.getColumn(14).getString();
+    out.gpus.push_back(std::move(g));
+  }
+}
+
+void read_instance_types(SQLite::Database& db, CatalogData& out) {
+  std::map<std::pair<std::string, std::string>, std::vector<AttachableGpu>> attachable;
+  SQLite::Statement a(db,
+                      "SELECT provider, instance_type, gpu, count FROM attachable_gpu "
+                      "ORDER BY provider, instance_type, gpu, count");
+  while (a.executeStep()) {
+    auto& list = attachable[{a.getColumn(0).getString(), a.getColumn(1).getString()}];
+    const std::string gpu = a.getColumn(2).getString();
+    if (list.empty() || list.back().gpu != gpu) list.push_back({gpu, {}});
+    list.back().counts.push_back(a.getColumn(3).getInt());
+  }
+  SQLite::Statement q(db,
+                      "SELECT provider, id, family, gpu, gpu_count, vcpu, ram_gb, local_disk_gb, "
+                      "local_disk_kind, notes, source FROM instance_type ORDER BY provider, id");
+  while (q.executeStep()) {
+    InstanceType it;
+    it.provider = q.getColumn(0).getString();
+    it.id = q.getColumn(1).getString();
+    it.family = q.getColumn(2).getString();
+    it.gpu = q.getColumn(3).getString();  // NULL reads as ""
+    it.gpu_count = decimal_col(q.getColumn(4), "instance_type");
+    it.vcpu = opt_int_col(q.getColumn(5));
+    it.ram_gb = opt_decimal_col(q.getColumn(6), "instance_type");
+    it.local_disk_gb = opt_int_col(q.getColumn(7));
+    it.local_disk_kind = q.getColumn(8).getString();
+    it.notes = q.getColumn(9).getString();
+    it.source = q.getColumn(10).getString();
+    auto found = attachable.find({it.provider, it.id});
+    if (found != attachable.end()) it.attachable = std::move(found->second);
+    out.instance_types.push_back(std::move(it));
+  }
+}
+
+void read_prices(SQLite::Database& db, CatalogData& out) {
+  SQLite::Statement q(db,
+                      "SELECT id, provider, subject_kind, subject, region, mode, unit, amount, "
+                      "currency, effective_from, effective_to, source, as_of FROM price "
+                      "ORDER BY provider, subject_kind, subject, region, mode, effective_from");
+  while (q.executeStep()) {
+    PriceRow p;
+    p.id = q.getColumn(0).getInt64();
+    p.provider = q.getColumn(1).getString();
+    p.subject_kind = q.getColumn(2).getString() == "gpu" ? SubjectKind::gpu : SubjectKind::instance;
+    p.subject = q.getColumn(3).getString();
+    p.region = q.getColumn(4).getString();
+    p.mode = mode_col(q.getColumn(5), "price");
+    p.unit = decode("price", "unit", q.getColumn(6).getString(),
+                    [](const std::string& s) { return parse_price_unit(s); });
+    p.amount = Money(decimal_col(q.getColumn(7), "price"), currency_col(q.getColumn(8), "price"));
+    p.period = period_cols(q.getColumn(9), q.getColumn(10));
+    p.source = q.getColumn(11).getString();
+    p.as_of = q.getColumn(12).getString();
+    out.prices.push_back(std::move(p));
+  }
+}
+
+void read_discounts(SQLite::Database& db, CatalogData& out) {
+  SQLite::Statement q(db,
+                      "SELECT id, provider, family, mode, min_months, max_months, factor, "
+                      "effective_from, effective_to, source, as_of FROM discount "
+                      "ORDER BY provider, family, mode, min_months, effective_from");
+  while (q.executeStep()) {
+    DiscountRow d;
+    d.id = q.getColumn(0).getInt64();
+    d.provider = q.getColumn(1).getString();
+    d.family = q.getColumn(2).getString();
+    d.mode = mode_col(q.getColumn(3), "discount");
+    d.min_months = q.getColumn(4).getInt();
+    d.max_months = q.getColumn(5).getInt();
+    d.factor = decimal_col(q.getColumn(6), "discount");
+    d.period = period_cols(q.getColumn(7), q.getColumn(8));
+    d.source = q.getColumn(9).getString();
+    d.as_of = q.getColumn(10).getString();
+    out.discounts.push_back(std::move(d));
+  }
+}
+
+void read_resource_prices(SQLite::Database& db, const std::string& table,
+                          std::vector<ResourcePriceRow>& out) {
+  SQLite::Statement q(db,
+                      "SELECT id, provider, kind, mode, unit, amount, currency, effective_from, "
+                      "effective_to, source, as_of FROM " +
+                          table + " ORDER BY provider, kind, mode, effective_from");
+  while (q.executeStep()) {
+    ResourcePriceRow r;
+    r.id = q.getColumn(0).getInt64();
+    r.provider = q.getColumn(1).getString();
+    r.kind = q.getColumn(2).getString();
+    r.mode = mode_col(q.getColumn(3), table.c_str());
+    r.unit = q.getColumn(4).getString();
+    r.amount = Money(decimal_col(q.getColumn(5), table.c_str()),
+                     currency_col(q.getColumn(6), table.c_str()));
+    r.period = period_cols(q.getColumn(7), q.getColumn(8));
+    r.source = q.getColumn(9).getString();
+    r.as_of = q.getColumn(10).getString();
+    out.push_back(std::move(r));
+  }
+}
+
+void read_fx_rates(SQLite::Database& db, CatalogData& out) {
+  SQLite::Statement q(db,
+                      "SELECT id, day, from_ccy, to_ccy, rate, source, as_of FROM fx_rate "
+                      "ORDER BY day, from_ccy, to_ccy");
+  while (q.executeStep()) {
+    FxRate r;
+    r.id = q.getColumn(0).getInt64();
+    r.day = decode("fx_rate", "day", q.getColumn(1).getString(),
+                   [](const std::string& s) { return parse_day(s); });
+    r.from = currency_col(q.getColumn(2), "fx_rate");
+    r.to = currency_col(q.getColumn(3), "fx_rate");
+    r.rate = decimal_col(q.getColumn(4), "fx_rate");
+    r.source = q.getColumn(5).getString();
+    r.as_of = q.getColumn(6).getString();
+    out.fx_rates.push_back(std::move(r));
+  }
+}
+
+void read_policies(SQLite::Database& db, CatalogData& out) {
+  SQLite::Statement q(
+      db,
+      "SELECT id, provider, effective_from, effective_to, metering_granularity_seconds, "
+      "settlement_period, settlement_rounding, settlement_decimals, min_charge_seconds_per_run, "
+      "min_charge_per_lifetime, arrears_grace_hours, arrears_retention_hours, recycle_bin_days, "
+      "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
+      "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
+      "payg_available, source, as_of FROM policy ORDER BY provider, effective_from");
+  while (q.executeStep()) {
+    BillingPolicy p;
+    p.id = q.getColumn(0).getInt64();
+    p.provider = q.getColumn(1).getString();
+    p.period = period_cols(q.getColumn(2), q.getColumn(3));
+    p.metering_granularity_seconds = q.getColumn(4).getInt();
+    p.settlement_period = q.getColumn(5).getString();
+    p.settlement_rounding = decode("policy", "settlement_rounding", q.getColumn(6).getString(),
+                                   [](const std::string& s) { return parse_rounding_mode(s); });
+    p.settlement_decimals = q.getColumn(7).getInt();
+    p.min_charge_seconds_per_run = q.getColumn(8).getInt();
+    p.min_charge_per_lifetime = opt_decimal_col(q.getColumn(9), "policy");
+    p.arrears_grace_hours = q.getColumn(10).getInt();
+    p.arrears_retention_hours = q.getColumn(11).getInt();
+    p.recycle_bin_days = q.getColumn(12).getInt();
+    p.auto_renew_days_before = q.getColumn(13).getInt();
+    if (!q.getColumn(14).isNull()) {
+      p.auto_renew_local_time =
+          decode("policy", "auto_renew_local_time", q.getColumn(14).getString(),
+                 [](const std::string& s) { return parse_hh_mm(s); });
+    }
+    p.auto_renew_months = q.getColumn(15).getInt();
+    p.prepaid_destroy_before_expiry = q.getColumn(16).getInt() != 0;
+    p.full_refund_days = q.getColumn(17).getInt();
+    p.stopped_payg_compute_charged = q.getColumn(18).getInt() != 0;
+    p.payg_available = q.getColumn(19).getInt() != 0;
+    p.source = q.getColumn(20).getString();
+    p.as_of = q.getColumn(21).getString();
+    out.policies.push_back(std::move(p));
+  }
+}
+
+// ---- writing -------------------------------------------------------------------------------
+
+void write_providers(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(
+      db,
+      "INSERT INTO provider(id, name, currency, billing_time_zone) "
+      "VALUES(?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
+      "currency = excluded.currency, billing_time_zone = excluded.billing_time_zone");
+  for (const auto& p : data.providers) {
+    q.bind(1, p.id);
+    q.bind(2, p.name);
+    q.bind(3, p.currency.to_string());
+    q.bind(4, p.billing_time_zone);
+    run(q);
+  }
+  SQLite::Statement r(db,
+                      "INSERT INTO region(provider, id, name) VALUES(?, ?, ?) "
+                      "ON CONFLICT(provider, id) DO UPDATE SET name = excluded.name");
+  for (const auto& g : data.regions) {
+    r.bind(1, g.provider);
+    r.bind(2, g.id);
+    r.bind(3, g.name);
+    run(r);
+  }
+}
+
+void write_gpus(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(
+      db,
+      "INSERT INTO gpu(id, vendor, architecture, fp64_tflops, fp32_tflops, fp16_tensor_tflops, "
+      "int8_tops, memory_gb, memory_bandwidth_gbs, interconnect, interconnect_bandwidth_gbs, "
+      "tdp_w, launch_price, launch_currency, source) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "ON CONFLICT(id) DO UPDATE SET vendor = excluded.vendor, architecture = "
+      "excluded.architecture, fp64_tflops = excluded.fp64_tflops, fp32_tflops = "
+      "excluded.fp32_tflops, fp16_tensor_tflops = excluded.fp16_tensor_tflops, int8_tops = "
+      "excluded.int8_tops, memory_gb = excluded.memory_gb, memory_bandwidth_gbs = "
+      "excluded.memory_bandwidth_gbs, interconnect = excluded.interconnect, "
+      "interconnect_bandwidth_gbs = excluded.interconnect_bandwidth_gbs, tdp_w = excluded.tdp_w, "
+      "launch_price = excluded.launch_price, launch_currency = excluded.launch_currency, "
+      "source = excluded.source");
+  SQLite::Statement clear(db, "DELETE FROM gpu_alias WHERE gpu = ?");
+  SQLite::Statement alias(db,
+                          "INSERT INTO gpu_alias(alias, gpu) VALUES(?, ?) "
+                          "ON CONFLICT(alias) DO UPDATE SET gpu = excluded.gpu");
+  for (const auto& g : data.gpus) {
+    q.bind(1, g.id);
+    q.bind(2, g.vendor);
+    q.bind(3, g.architecture);
+    bind_opt(q, 4, g.fp64_tflops);
+    bind_opt(q, 5, g.fp32_tflops);
+    bind_opt(q, 6, g.fp16_tensor_tflops);
+    bind_opt(q, 7, g.int8_tops);
+    bind_opt(q, 8, g.memory_gb);
+    bind_opt(q, 9, g.memory_bandwidth_gbs);
+    q.bind(10, g.interconnect);
+    bind_opt(q, 11, g.interconnect_bandwidth_gbs);
+    bind_opt(q, 12, g.tdp_w);
+    if (g.launch_price) {
+      q.bind(13, g.launch_price->amount().to_string());
+      q.bind(14, g.launch_price->currency().to_string());
+    } else {
+      q.bind(13);
+      q.bind(14);
+    }
+    q.bind(15, g.source);
+    run(q);
+    clear.bind(1, g.id);
+    run(clear);
+    for (const auto& a : g.aliases) {
+      alias.bind(1, a);
+      alias.bind(2, g.id);
+      run(alias);
+    }
+  }
+}
+
+void write_instance_types(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(
+      db,
+      "INSERT INTO instance_type(provider, id, family, gpu, gpu_count, vcpu, ram_gb, "
+      "local_disk_gb, local_disk_kind, notes, source) VALUES(?,?,?,?,?,?,?,?,?,?,?) "
+      "ON CONFLICT(provider, id) DO UPDATE SET family = excluded.family, gpu = excluded.gpu, "
+      "gpu_count = excluded.gpu_count, vcpu = excluded.vcpu, ram_gb = excluded.ram_gb, "
+      "local_disk_gb = excluded.local_disk_gb, local_disk_kind = excluded.local_disk_kind, "
+      "notes = excluded.notes, source = excluded.source");
+  SQLite::Statement clear(db,
+                          "DELETE FROM attachable_gpu WHERE provider = ? AND instance_type = ?");
+  SQLite::Statement attach(db,
+                           "INSERT OR IGNORE INTO attachable_gpu(provider, instance_type, gpu, "
+                           "count) VALUES(?, ?, ?, ?)");
+  for (const auto& it : data.instance_types) {
+    q.bind(1, it.provider);
+    q.bind(2, it.id);
+    q.bind(3, it.family);
+    if (it.gpu.empty()) {
+      q.bind(4);
+    } else {
+      q.bind(4, it.gpu);
+    }
+    q.bind(5, it.gpu_count.to_string());
+    bind_opt(q, 6, it.vcpu);
+    bind_opt(q, 7, it.ram_gb);
+    bind_opt(q, 8, it.local_disk_gb);
+    q.bind(9, it.local_disk_kind);
+    q.bind(10, it.notes);
+    q.bind(11, it.source);
+    run(q);
+    clear.bind(1, it.provider);
+    clear.bind(2, it.id);
+    run(clear);
+    for (const auto& a : it.attachable) {
+      for (int count : a.counts) {
+        attach.bind(1, it.provider);
+        attach.bind(2, it.id);
+        attach.bind(3, a.gpu);
+        attach.bind(4, count);
+        run(attach);
+      }
+    }
+  }
+}
+
+void write_prices(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(
+      db,
+      "INSERT INTO price(provider, subject_kind, subject, region, mode, unit, amount, currency, "
+      "effective_from, effective_to, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?,?,?) "
+      "ON CONFLICT(provider, subject_kind, subject, region, mode, effective_from) DO UPDATE SET "
+      "unit = excluded.unit, amount = excluded.amount, currency = excluded.currency, "
+      "effective_to = excluded.effective_to, source = excluded.source, as_of = excluded.as_of");
+  for (const auto& p : data.prices) {
+    q.bind(1, p.provider);
+    q.bind(2, std::string(to_string(p.subject_kind)));
+    q.bind(3, p.subject);
+    q.bind(4, p.region);
+    q.bind(5, std::string(to_string(p.mode)));
+    q.bind(6, std::string(to_string(p.unit)));
+    q.bind(7, p.amount.amount().to_string());
+    q.bind(8, p.amount.currency().to_string());
+    bind_period(q, 9, p.period);
+    q.bind(11, p.source);
+    q.bind(12, p.as_of);
+    run(q);
+  }
+}
+
+void write_discounts(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(
+      db,
+      "INSERT INTO discount(provider, family, mode, min_months, max_months, factor, "
+      "effective_from, effective_to, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?) "
+      "ON CONFLICT(provider, family, mode, min_months, effective_from) DO UPDATE SET "
+      "max_months = excluded.max_months, factor = excluded.factor, effective_to = "
+      "excluded.effective_to, source = excluded.source, as_of = excluded.as_of");
+  for (const auto& d : data.discounts) {
+    q.bind(1, d.provider);
+    q.bind(2, d.family);
+    q.bind(3, std::string(to_string(d.mode)));
+    q.bind(4, d.min_months);
+    q.bind(5, d.max_months);
+    q.bind(6, d.factor.to_string());
+    bind_period(q, 7, d.period);
+    q.bind(9, d.source);
+    q.bind(10, d.as_of);
+    run(q);
+  }
+}
+
+void write_resource_prices(SQLite::Database& db, const std::string& table,
+                           const std::vector<ResourcePriceRow>& rows) {
+  SQLite::Statement q(db, "INSERT INTO " + table +
+                              "(provider, kind, mode, unit, amount, currency, effective_from, "
+                              "effective_to, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?) "
+                              "ON CONFLICT(provider, kind, mode, effective_from) DO UPDATE SET "
+                              "unit = excluded.unit, amount = excluded.amount, currency = "
+                              "excluded.currency, effective_to = excluded.effective_to, "
+                              "source = excluded.source, as_of = excluded.as_of");
+  for (const auto& r : rows) {
+    q.bind(1, r.provider);
+    q.bind(2, r.kind);
+    q.bind(3, std::string(to_string(r.mode)));
+    q.bind(4, r.unit);
+    q.bind(5, r.amount.amount().to_string());
+    q.bind(6, r.amount.currency().to_string());
+    bind_period(q, 7, r.period);
+    q.bind(9, r.source);
+    q.bind(10, r.as_of);
+    run(q);
+  }
+}
+
+void write_fx_rates(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(db,
+                      "INSERT INTO fx_rate(day, from_ccy, to_ccy, rate, source, as_of) "
+                      "VALUES(?,?,?,?,?,?) ON CONFLICT(day, from_ccy, to_ccy) DO UPDATE SET "
+                      "rate = excluded.rate, source = excluded.source, as_of = excluded.as_of");
+  for (const auto& r : data.fx_rates) {
+    q.bind(1, format_day(r.day));
+    q.bind(2, r.from.to_string());
+    q.bind(3, r.to.to_string());
+    q.bind(4, r.rate.to_string());
+    q.bind(5, r.source);
+    q.bind(6, r.as_of);
+    run(q);
+  }
+}
+
+void write_policies(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(
+      db,
+      "INSERT INTO policy(provider, effective_from, effective_to, metering_granularity_seconds, "
+      "settlement_period, settlement_rounding, settlement_decimals, min_charge_seconds_per_run, "
+      "min_charge_per_lifetime, arrears_grace_hours, arrears_retention_hours, recycle_bin_days, "
+      "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
+      "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
+      "payg_available, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "ON CONFLICT(provider, effective_from) DO UPDATE SET effective_to = excluded.effective_to, "
+      "metering_granularity_seconds = excluded.metering_granularity_seconds, settlement_period "
+      "= excluded.settlement_period, settlement_rounding = excluded.settlement_rounding, "
+      "settlement_decimals = excluded.settlement_decimals, min_charge_seconds_per_run = "
+      "excluded.min_charge_seconds_per_run, min_charge_per_lifetime = "
+      "excluded.min_charge_per_lifetime, arrears_grace_hours = excluded.arrears_grace_hours, "
+      "arrears_retention_hours = excluded.arrears_retention_hours, recycle_bin_days = "
+      "excluded.recycle_bin_days, auto_renew_days_before = excluded.auto_renew_days_before, "
+      "auto_renew_local_time = excluded.auto_renew_local_time, auto_renew_months = "
+      "excluded.auto_renew_months, prepaid_destroy_before_expiry = "
+      "excluded.prepaid_destroy_before_expiry, full_refund_days = excluded.full_refund_days, "
+      "stopped_payg_compute_charged = excluded.stopped_payg_compute_charged, payg_available = "
+      "excluded.payg_available, source = excluded.source, as_of = excluded.as_of");
+  for (const auto& p : data.policies) {
+    q.bind(1, p.provider);
+    bind_period(q, 2, p.period);
+    q.bind(4, p.metering_granularity_seconds);
+    q.bind(5, p.settlement_period);
+    q.bind(6, std::string(to_string(p.settlement_rounding)));
+    q.bind(7, p.settlement_decimals);
+    q.bind(8, p.min_charge_seconds_per_run);
+    bind_opt(q, 9, p.min_charge_per_lifetime);
+    q.bind(10, p.arrears_grace_hours);
+    q.bind(11, p.arrears_retention_hours);
+    q.bind(12, p.recycle_bin_days);
+    q.bind(13, p.auto_renew_days_before);
+    if (p.auto_renew_local_time) {
+      q.bind(14, format_hh_mm(*p.auto_renew_local_time));
+    } else {
+      q.bind(14);
+    }
+    q.bind(15, p.auto_renew_months);
+    q.bind(16, p.prepaid_destroy_before_expiry ? 1 : 0);
+    q.bind(17, p.full_refund_days);
+    q.bind(18, p.stopped_payg_compute_charged ? 1 : 0);
+    q.bind(19, p.payg_available ? 1 : 0);
+    q.bind(20, p.source);
+    q.bind(21, p.as_of);
+    run(q);
+  }
+}
+
+}  // namespace
+
+std::chrono::minutes parse_hh_mm(std::string_view text) {
+  if (text.size() != 5 || text[2] != ':' || !std::isdigit(static_cast<unsigned char>(text[0])) ||
+      !std::isdigit(static_cast<unsigned char>(text[1])) ||
+      !std::isdigit(static_cast<unsigned char>(text[3])) ||
+      !std::isdigit(static_cast<unsigned char>(text[4]))) {
+    throw ParseError("expected HH:MM");
+  }
+  const int h = (text[0] - '0') * 10 + (text[1] - '0');
+  const int m = (text[3] - '0') * 10 + (text[4] - '0');
+  if (h > 23 || m > 59) throw ParseError("hour or minute out of range");
+  return std::chrono::minutes{h * 60 + m};
+}
+
+std::string format_hh_mm(std::chrono::minutes m) {
+  const auto total = m.count();
+  std::string out(5, '0');
+  out[0] = static_cast<char>('0' + total / 600);
+  out[1] = static_cast<char>('0' + (total / 60) % 10);
+  out[2] = ':';
+  out[3] = static_cast<char>('0' + (total % 60) / 10);
+  out[4] = static_cast<char>('0' + total % 10);
+  return out;
+}
+
+CatalogData read_catalog_data(SQLite::Database& db) {
+  try {
+    CatalogData out;
+    read_providers(db, out);
+    read_gpus(db, out);
+    read_instance_types(db, out);
+    read_prices(db, out);
+    read_discounts(db, out);
+    read_resource_prices(db, "disk_price", out.disk_prices);
+    read_resource_prices(db, "bandwidth_price", out.bandwidth_prices);
+    read_fx_rates(db, out);
+    read_policies(db, out);
+    return out;
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("cannot read the catalog: ") + e.what());
+  }
+}
+
+void write_catalog_data(SQLite::Database& db, const CatalogData& data) {
+  try {
+    write_providers(db, data);
+    write_gpus(db, data);
+    write_instance_types(db, data);
+    write_prices(db, data);
+    write_discounts(db, data);
+    write_resource_prices(db, "disk_price", data.disk_prices);
+    write_resource_prices(db, "bandwidth_price", data.bandwidth_prices);
+    write_fx_rates(db, data);
+    write_policies(db, data);
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("cannot write the catalog: ") + e.what());
+  }
+}
+
+Catalog Catalog::load(Database& db) {
+  return Catalog(read_catalog_data(sqlite(db)));
+}
+
+}  // namespace gpubill

@@ -1,0 +1,35 @@
+// Private to the engine: reading and writing the catalog tables (migrations/0001_catalog.sql).
+//
+// Storage conventions: amounts and other decimals are exact decimal text ("13.86"); instants
+// (effective_from / effective_to) are UTC unix seconds, effective_to NULL = open-ended; days
+// (fx_rate.day, as_of) are "YYYY-MM-DD"; a policy's auto_renew_local_time is "HH:MM"; optional
+// key parts (a price's region, a discount's family) are '' rather than NULL.
+#pragma once
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "gpubill/catalog.hpp"
+
+namespace gpubill {
+
+// Every catalog row of the database, each section in key order, with row ids set. Throws
+// StoreError when a stored value does not decode (a corrupt or hand-edited database).
+CatalogData read_catalog_data(SQLite::Database& db);
+
+// Upserts every row of `data`: a row whose unique key is already stored replaces the stored
+// row (keeping its id); a GPU's aliases and an instance type's attachable GPUs are replaced as a
+// whole. Row ids in `data` are ignored. Writes in dependency order (providers, regions, GPUs,
+// instance types, then the rest). The caller wraps the call in a transaction. Throws
+// StoreError (e.g. a foreign key to a missing provider).
+void write_catalog_data(SQLite::Database& db, const CatalogData& data);
+
+// A local time of day "HH:MM" (00:00 to 23:59) as minutes after midnight. Throws ParseError.
+std::chrono::minutes parse_hh_mm(std::string_view text);
+// Minutes after midnight (0 to 1439) as "HH:MM".
+std::string format_hh_mm(std::chrono::minutes m);
+
+}  // namespace gpubill
