@@ -25,6 +25,15 @@ using Action = std::function<int()>;
 
 // Each registers its subcommands; the chosen one stores its action in `action`.
 void add_catalog_commands(CLI::App& app, Globals& globals, Action& action);
+// gpubill quote | advise (cmd_quote.cpp).
+void add_quote_commands(CLI::App& app, Globals& globals, Action& action);
+// lease-vs-buy (cmd_tco.cpp).
+void add_tco_commands(CLI::App& app, Globals& globals, Action& action);
+// bill, charges, explain, rejects (cmd_bill.cpp).
+void add_bill_commands(CLI::App& app, Globals& globals, Action& action);
+
+// replay, instances (cmd_replay.cpp).
+void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
 
 // Adds --db to a subcommand (so it is accepted after the subcommand too).
 void add_db_option(CLI::App& sub, Globals& globals);

@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
   cli::add_db_option(app, globals);
   cli::Action action;
   cli::add_catalog_commands(app, globals, action);
+  cli::add_quote_commands(app, globals, action);
+  cli::add_tco_commands(app, globals, action);
+  cli::add_bill_commands(app, globals, action);
+  cli::add_replay_commands(app, globals, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -146,18 +146,28 @@ ExpirySchedule expiry_schedule(Instant period_start, int months, const BillingPo
   return schedule_for_expiry(calendar.add_months(period_start, months), policy, calendar);
 }
 
+UpgradeCharge upgrade_charge(const Money& old_monthly, const Money& new_monthly,
+                             std::int64_t remaining_seconds, Decimal discount_factor,
+                             const BillingPolicy& policy) {
+  const Money difference = new_monthly - old_monthly;
+  const Money zero = Money::zero(new_monthly.currency());
+  // remaining days / (365/12) = remaining_seconds × 12 / (365 × 86400)
+  const Decimal months =
+      remaining_seconds <= 0
+          ? Decimal{}
+          : Decimal::divide(Decimal(remaining_seconds * 12), 365 * kSecondsPerDay, Decimal::kScale,
+                            RoundingMode::half_even);
+  if (difference.amount().sign() <= 0 || remaining_seconds <= 0) {
+    return {difference, months, zero, zero};
+  }
+  const Money exact(difference.amount() * months * discount_factor, new_monthly.currency());
+  return {difference, months, exact, rounded_by_policy(exact, policy)};
+}
+
 Money upgrade_fee(const Money& old_monthly, const Money& new_monthly,
                   std::int64_t remaining_seconds, Decimal discount_factor,
                   const BillingPolicy& policy) {
-  const Money difference = new_monthly - old_monthly;
-  if (difference.amount().sign() <= 0 || remaining_seconds <= 0) {
-    return Money::zero(new_monthly.currency());
-  }
-  // remaining days / (365/12) = remaining_seconds × 12 / (365 × 86400)
-  const Decimal months = Decimal::divide(Decimal(remaining_seconds * 12), 365 * kSecondsPerDay,
-                                         Decimal::kScale, RoundingMode::half_even);
-  const Money exact(difference.amount() * months * discount_factor, new_monthly.currency());
-  return rounded_by_policy(exact, policy);
+  return upgrade_charge(old_monthly, new_monthly, remaining_seconds, discount_factor, policy).fee;
 }
 
 Refund prepaid_refund(const Money& paid, Instant purchased_at, Instant at,

@@ -6,11 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "gpubill/db.hpp"
 #include "gpubill/time.hpp"
 
 namespace gpubill {
 
-class Database;
+class Catalog;
 
 struct ReplayOptions {
   // Malformed lines go to the rejects table instead of stopping the import.
@@ -37,5 +38,31 @@ struct ReplayReport {
 // Throws StoreError on database failures.
 ReplayReport replay_logs(Database& db, const std::vector<std::string>& paths,
                          const ReplayOptions& options = {});
+// The same with a catalog already in memory (tests, benchmarks). Charge rows name the catalog's
+// row ids, so it should be the database's catalog for `gpubill explain` to find them.
+ReplayReport replay_logs(Database& db, const Catalog& catalog,
+                         const std::vector<std::string>& paths, const ReplayOptions& options = {});
+
+// One change of an instance's state written by replay (table instance_state): running, stopped,
+// arrears_stopped, recycle_bin, destroyed; `reason` starts with what caused it (create, start,
+// stop, resize, renewal, auto_renewal, auto_renewal_failed, expiry, arrears, arrears_cleared,
+// reclaim, recycle_bin_expired, destroy, set_auto_renew, unpriced) and may explain more after ": ".
+struct InstanceStateRow {
+  std::int64_t id = 0;
+  std::string account, instance;
+  Instant at{};
+  std::string state, reason;
+  std::optional<std::int64_t> event_seq;  // unset: caused by time
+};
+
+struct InstanceStateFilter {
+  std::optional<std::string> account, instance;
+  // Only the latest row of each instance (its state now).
+  bool current = false;
+};
+
+// The state history, ordered by (account, instance, at, id). Throws StoreError.
+std::vector<InstanceStateRow> query_instance_states(Database& db,
+                                                    const InstanceStateFilter& filter = {});
 
 }  // namespace gpubill

@@ -90,6 +90,17 @@ ExpirySchedule schedule_for_expiry(Instant expiry, const BillingPolicy& policy,
 Money upgrade_fee(const Money& old_monthly, const Money& new_monthly,
                   std::int64_t remaining_seconds, Decimal discount_factor,
                   const BillingPolicy& policy);
+// The same rule with its parts, for a charge line: remaining months (remaining_seconds × 12 /
+// (365 × 86400), 12 decimals), the exact fee before rounding and the fee (= upgrade_fee).
+struct UpgradeCharge {
+  Money difference;  // new − old monthly (may be negative: a downgrade)
+  Decimal remaining_months;
+  Money exact;  // 0 for a downgrade
+  Money fee;
+};
+UpgradeCharge upgrade_charge(const Money& old_monthly, const Money& new_monthly,
+                             std::int64_t remaining_seconds, Decimal discount_factor,
+                             const BillingPolicy& policy);
 
 // Refund when a prepaid instance is returned at `at`:
 //   within policy.full_refund_days days of `purchased_at` (inclusive) → everything paid;

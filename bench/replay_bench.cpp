@@ -1,0 +1,109 @@
+// Replay benchmark: replays a usage log (made by gpubill_gen_log) into a fresh database and,
+// in the same run, times a bare prepared INSERT of one 14-column row per hourly settlement in
+// one SQLite transaction — the floor any engine that writes a row per settlement pays.
+//
+//   gpubill_replay_bench LOG [--db FILE]
+//
+// Prints input events/s, charge rows/s, settlements/s, peak RSS after the replay, the bare
+// insert's rows/s and the ratio replay time / bare insert time (target <= 1.5, goal < 1).
+#include <sys/resource.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "gpubill/catalog_import.hpp"
+#include "gpubill/db.hpp"
+#include "gpubill/replay.hpp"
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+long peak_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+// One 14-column row per settlement, as a charge row would carry, in one transaction.
+double bare_insert_seconds(const std::string& path, std::int64_t rows) {
+  std::filesystem::remove(path);
+  SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec(
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, account TEXT, instance TEXT, component TEXT, kind "
+      "TEXT, period_start INTEGER, period_end INTEGER, quantity TEXT, unit TEXT, unit_price TEXT, "
+      "exact_amount TEXT, billed_amount TEXT, currency TEXT, price_id INTEGER, policy_id INTEGER)");
+  const auto t0 = std::chrono::steady_clock::now();
+  SQLite::Transaction tx(db);
+  SQLite::Statement insert(db,
+                           "INSERT INTO t VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (std::int64_t i = 0; i < rows; ++i) {
+    insert.bind(1, "acct" + std::to_string(i % 1000));
+    insert.bind(2, "i" + std::to_string(i % 10000));
+    insert.bind(3, "compute");
+    insert.bind(4, "settlement");
+    insert.bind(5, static_cast<std::int64_t>(1546272000 + i));
+    insert.bind(6, static_cast<std::int64_t>(1546275600 + i));
+    insert.bind(7, "3600");
+    insert.bind(8, "second");
+    insert.bind(9, "15.09");
+    insert.bind(10, "15.09");
+    insert.bind(11, "15.09");
+    insert.bind(12, "CNY");
+    insert.bind(13, static_cast<std::int64_t>(42));
+    insert.bind(14, static_cast<std::int64_t>(7));
+    insert.exec();
+    insert.reset();
+  }
+  tx.commit();
+  return seconds_since(t0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: gpubill_replay_bench LOG [--db FILE]\n";
+    return 2;
+  }
+  const std::string log = argv[1];
+  std::string db_path =
+      (std::filesystem::temp_directory_path() / "gpubill_replay_bench.db").string();
+  if (argc >= 4 && std::string(argv[2]) == "--db") db_path = argv[3];
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+
+  auto db = gpubill::Database::open(db_path);
+  gpubill::ensure_bundled_catalog(db);
+  const long rss_before = peak_rss_kib();
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto report = gpubill::replay_logs(db, {log});
+  const double replay_s = seconds_since(t0);
+  const long rss_after = peak_rss_kib();
+
+  const double insert_s = bare_insert_seconds(db_path + ".bare", report.settlements);
+  for (const char* suffix : {".bare", ".bare-wal", ".bare-shm"})
+    std::filesystem::remove(db_path + suffix);
+
+  std::printf("log                      %s\n", log.c_str());
+  std::printf("events read              %lld\n", static_cast<long long>(report.events_read));
+  std::printf("charge rows written      %lld\n", static_cast<long long>(report.charge_rows));
+  std::printf("hourly settlements       %lld\n", static_cast<long long>(report.settlements));
+  std::printf("replay time              %.3f s\n", replay_s);
+  std::printf("  input events/s         %.0f\n", report.events_read / replay_s);
+  std::printf("  charge rows/s          %.0f\n", report.charge_rows / replay_s);
+  std::printf("  settlements/s          %.0f\n", report.settlements / replay_s);
+  std::printf("peak RSS                 %ld KiB (before replay %ld KiB)\n", rss_after, rss_before);
+  std::printf("bare insert of %lld rows  %.3f s (%.0f rows/s)\n",
+              static_cast<long long>(report.settlements), insert_s, report.settlements / insert_s);
+  std::printf("ratio replay / bare      %.3f (target <= 1.5, goal < 1)\n", replay_s / insert_s);
+  return 0;
+}

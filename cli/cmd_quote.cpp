@@ -1,0 +1,571 @@
+// gpubill quote | advise: price a workload across every provider and billing mode, and apply
+// the source article's sizing advice to it.
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gpubill/catalog.hpp"
+#include "gpubill/errors.hpp"
+#include "gpubill/quote.hpp"
+#include "gpubill/workload.hpp"
+#include "output.hpp"
+
+namespace gpubill::cli {
+
+namespace {
+
+// The workload flags; each overrides the same field of a workload file.
+struct WorkloadArgs {
+  std::string file;
+  std::vector<std::string> gpus, providers, regions, modes;
+  int count = 1, min_vcpu = 0, days = 0, months = 0, bandwidth_mbps = 0;
+  std::string min_fp32, min_fp16, min_gpu_memory, min_ram, dataset_gb, headroom_gb, disk_kind,
+      egress_gb, hours, hours_per_day, gpu_hours, reference_gpu, pflop, precision, efficiency,
+      currency, at;
+  bool nvlink = false;
+  std::map<std::string, CLI::Option*> options;  // flag name → option
+  bool given(const std::string& flag) const {
+    auto it = options.find(flag);
+    return it != options.end() && it->second->count() > 0;
+  }
+};
+
+void add_workload_options(CLI::App& sub, WorkloadArgs& a) {
+  sub.add_option("workload", a.file,
+                 "Workload file (JSON, docs/workload-format.md); flags override it");
+  auto add = [&](const std::string& flag, auto& target, const std::string& help) {
+    a.options[flag] = sub.add_option(flag, target, help);
+  };
+  add("--gpu", a.gpus,
+      "GPU model (repeatable): V100, A100-80GB; a family name covers its variants");
+  add("--count", a.count, "GPUs per instance (default 1)");
+  add("--min-fp32", a.min_fp32, "Floor on FP32 TFLOPS per GPU");
+  add("--min-fp16", a.min_fp16, "Floor on FP16 tensor TFLOPS per GPU");
+  add("--min-gpu-memory", a.min_gpu_memory, "Floor on memory per GPU (GB)");
+  a.options["--nvlink"] = sub.add_flag("--nvlink", a.nvlink, "Require NVLink between the GPUs");
+  add("--min-vcpu", a.min_vcpu, "Floor on vCPUs");
+  add("--min-ram", a.min_ram, "Floor on RAM in GB (default: the total GPU memory; 0 = none)");
+  add("--dataset-gb", a.dataset_gb, "Data set size in GB, priced on SSD with the headroom");
+  add("--headroom-gb", a.headroom_gb, "Extra SSD space in GB (default 50)");
+  add("--disk-kind", a.disk_kind, "Disk kind to price (default cloud_ssd)");
+  add("--bandwidth-mbps", a.bandwidth_mbps, "Fixed bandwidth in Mbps");
+  add("--egress-gb", a.egress_gb, "Traffic out in GB");
+  add("--hours", a.hours, "Duration: hours of continuous use");
+  add("--hours-per-day", a.hours_per_day, "Duration: hours a day (with --days)");
+  add("--days", a.days, "Duration: days of the daily schedule");
+  add("--months", a.months, "Duration: months of 720 h");
+  add("--gpu-hours", a.gpu_hours, "Work: GPU-hours on the reference GPU");
+  add("--reference-gpu", a.reference_gpu,
+      "GPU the --gpu-hours were measured on (default: the first --gpu)");
+  add("--pflop", a.pflop, "Work: total PFLOP");
+  add("--precision", a.precision, "Precision of the work: fp32 (default) or fp16");
+  add("--efficiency", a.efficiency,
+      "Fraction of peak throughput the --pflop work reaches (default 1)");
+  add("--provider", a.providers, "Allowed provider (repeatable)");
+  add("--region", a.regions, "Allowed region (repeatable)");
+  add("--mode", a.modes,
+      "Allowed billing mode (repeatable): payg, prepaid, spot, reserved_1y, reserved_3y");
+  add("--currency", a.currency, "Comparison currency (default CNY)");
+  add("--at", a.at, "Date whose prices and FX rates apply (default: the latest price date)");
+}
+
+std::optional<Decimal> decimal_flag(const std::string& flag, const std::string& text) {
+  const auto d = Decimal::try_parse(text);
+  if (!d) throw InputError("command line", "", flag, "'" + text + "' is not an exact decimal");
+  if (d->sign() < 0) throw InputError("command line", "", flag, "must not be negative");
+  return d;
+}
+
+Workload build_workload(const WorkloadArgs& a) {
+  Workload w;
+  if (!a.file.empty()) w = load_workload_file(a.file);
+  auto mark = [&](const std::string& pointer, const std::string& flag) { w.flags[pointer] = flag; };
+  if (a.given("--gpu")) {
+    w.gpu.models = a.gpus;
+    mark("/gpu/models", "--gpu");
+  }
+  if (a.given("--count")) {
+    w.gpu.count = a.count;
+    mark("/gpu/count", "--count");
+  }
+  if (a.given("--min-fp32")) {
+    w.gpu.min_fp32_tflops = decimal_flag("--min-fp32", a.min_fp32);
+    mark("/gpu/min_fp32_tflops", "--min-fp32");
+  }
+  if (a.given("--min-fp16")) {
+    w.gpu.min_fp16_tflops = decimal_flag("--min-fp16", a.min_fp16);
+    mark("/gpu/min_fp16_tflops", "--min-fp16");
+  }
+  if (a.given("--min-gpu-memory")) {
+    w.gpu.min_memory_gb = decimal_flag("--min-gpu-memory", a.min_gpu_memory);
+    mark("/gpu/min_memory_gb", "--min-gpu-memory");
+  }
+  if (a.given("--nvlink")) {
+    w.gpu.nvlink = a.nvlink;
+    mark("/gpu/nvlink", "--nvlink");
+  }
+  if (a.given("--min-vcpu")) {
+    w.host.min_vcpu = a.min_vcpu;
+    mark("/host/min_vcpu", "--min-vcpu");
+  }
+  if (a.given("--min-ram")) {
+    w.host.min_ram_gb = decimal_flag("--min-ram", a.min_ram);
+    mark("/host/min_ram_gb", "--min-ram");
+  }
+  if (a.given("--dataset-gb")) {
+    w.storage.dataset_gb = decimal_flag("--dataset-gb", a.dataset_gb);
+    mark("/storage/dataset_gb", "--dataset-gb");
+  }
+  if (a.given("--headroom-gb")) {
+    w.storage.headroom_gb = decimal_flag("--headroom-gb", a.headroom_gb);
+    mark("/storage/headroom_gb", "--headroom-gb");
+  }
+  if (a.given("--disk-kind")) {
+    w.storage.disk_kind = a.disk_kind;
+    mark("/storage/disk_kind", "--disk-kind");
+  }
+  if (a.given("--bandwidth-mbps")) {
+    w.network.bandwidth_mbps = a.bandwidth_mbps;
+    mark("/network/bandwidth_mbps", "--bandwidth-mbps");
+  }
+  if (a.given("--egress-gb")) {
+    w.network.egress_gb = decimal_flag("--egress-gb", a.egress_gb);
+    mark("/network/egress_gb", "--egress-gb");
+  }
+  // A duration flag replaces the file's duration as a whole.
+  const bool new_duration = a.given("--hours") || a.given("--hours-per-day") || a.given("--days") ||
+                            a.given("--months") || a.given("--gpu-hours") || a.given("--pflop");
+  if (new_duration) w.duration = {};
+  auto duration_flag = [&](const char* flag, const char* key) {
+    if (a.given(flag)) mark(std::string("/duration/") + key, flag);
+    return a.given(flag);
+  };
+  if (duration_flag("--hours", "hours")) w.duration.hours = decimal_flag("--hours", a.hours);
+  if (duration_flag("--hours-per-day", "hours_per_day")) {
+    w.duration.hours_per_day = decimal_flag("--hours-per-day", a.hours_per_day);
+  }
+  if (duration_flag("--days", "days")) w.duration.days = a.days;
+  if (duration_flag("--months", "months")) w.duration.months = a.months;
+  if (duration_flag("--gpu-hours", "gpu_hours")) {
+    w.duration.gpu_hours = decimal_flag("--gpu-hours", a.gpu_hours);
+  }
+  if (duration_flag("--reference-gpu", "reference_gpu")) w.duration.reference_gpu = a.reference_gpu;
+  if (duration_flag("--pflop", "pflop")) w.duration.pflop = decimal_flag("--pflop", a.pflop);
+  if (duration_flag("--precision", "precision")) {
+    try {
+      w.duration.precision = parse_precision(a.precision);
+    } catch (const ParseError& e) {
+      throw InputError("command line", "", "--precision", e.what());
+    }
+  }
+  if (duration_flag("--efficiency", "efficiency")) {
+    w.duration.efficiency = decimal_flag("--efficiency", a.efficiency);
+  }
+  if (a.given("--provider")) {
+    w.providers = a.providers;
+    mark("/providers", "--provider");
+  }
+  if (a.given("--region")) {
+    w.regions = a.regions;
+    mark("/regions", "--region");
+  }
+  if (a.given("--mode")) {
+    w.modes = a.modes;
+    mark("/modes", "--mode");
+  }
+  if (a.given("--currency")) {
+    w.currency = a.currency;
+    mark("/currency", "--currency");
+  }
+  if (a.given("--at")) {
+    w.date = a.at;
+    mark("/date", "--at");
+  }
+  return w;
+}
+
+std::string money_cell(const std::optional<Money>& m, int decimals = 2) {
+  if (!m) return "";
+  return m->amount().round(decimals, RoundingMode::half_up).to_string(decimals);
+}
+
+std::string hours_cell(std::int64_t seconds) {
+  return Decimal::divide(Decimal(seconds), 3600, 1, RoundingMode::half_up).to_string(1);
+}
+
+std::string gpus_cell(const QuoteLine& l) {
+  return l.gpu_count.to_string() + "×" + (l.gpu ? l.gpu->id : std::string("?"));
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+bool work_based(const ResolvedWorkload& w) {
+  return w.duration == DurationKind::gpu_hours || w.duration == DurationKind::pflop;
+}
+
+Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format) {
+  const std::string cur = q.currency.to_string();
+  const bool text = format == Format::table;
+  Table t;
+  t.columns = {{"rank", true},
+               {"provider"},
+               {"region"},
+               {"instance_type"},
+               {"gpus"},
+               {"mode"},
+               {"total_" + cur, true},
+               {"per_gpu_hour", true},
+               {"break_even_h_per_month", true}};
+  if (work_based(w)) t.columns.push_back({"finish_h", true});
+  t.columns.push_back({"notes", false, text ? std::size_t{70} : 0});
+  if (!text) {
+    t.columns.push_back({"total_exact"});
+    t.columns.push_back({"per_fp32_tflop_hour"});
+    t.columns.push_back({"per_fp16_tflop_hour"});
+    t.columns.push_back({"id"});
+  }
+  for (const auto& l : q.lines) {
+    std::vector<std::string> row = {
+        std::to_string(l.rank),
+        l.provider,
+        l.region,
+        l.instance_type,
+        gpus_cell(l),
+        l.mode ? std::string(to_string(*l.mode)) : "-",
+        l.priced ? money_cell(l.total) : "unknown",
+        money_cell(l.per_gpu_hour, 4),
+        l.break_even_hours_per_month ? l.break_even_hours_per_month->to_string(1) : ""};
+    if (work_based(w)) row.push_back(l.finish_seconds ? hours_cell(*l.finish_seconds) : "");
+    row.push_back(l.priced ? join(l.notes, "; ") : l.unknown_reason);
+    if (!text) {
+      row.push_back(l.total ? l.total->amount().to_string() : "");
+      row.push_back(l.per_fp32_tflop_hour ? l.per_fp32_tflop_hour->amount().to_string() : "");
+      row.push_back(l.per_fp16_tflop_hour ? l.per_fp16_tflop_hour->amount().to_string() : "");
+      row.push_back(l.id);
+    }
+    t.add_row(std::move(row));
+  }
+  return t;
+}
+
+nlohmann::json money_json(const std::optional<Money>& m) {
+  if (!m) return nullptr;
+  return {{"amount", m->amount().to_string()}, {"currency", m->currency().to_string()}};
+}
+
+nlohmann::json part_json(const LinePart& p) {
+  static const char* states[] = {"none", "included", "priced", "unpriced"};
+  return {{"state", states[static_cast<int>(p.state)]},
+          {"amount", money_json(p.native)},
+          {"converted", money_json(p.converted)},
+          {"row_id", p.row ? nlohmann::json(p.row->id) : nlohmann::json(nullptr)},
+          {"detail", p.detail}};
+}
+
+nlohmann::json line_json(const QuoteLine& l) {
+  nlohmann::json j = {
+      {"rank", l.rank},
+      {"id", l.id},
+      {"offer_id", l.offer_id},
+      {"provider", l.provider},
+      {"region", l.region},
+      {"instance_type", l.instance_type},
+      {"family", l.family},
+      {"gpu", l.gpu ? nlohmann::json(l.gpu->id) : nlohmann::json(nullptr)},
+      {"gpu_count", l.gpu_count.to_string()},
+      {"attached_gpus", l.attached_gpus},
+      {"mode", l.mode ? nlohmann::json(std::string(to_string(*l.mode))) : nlohmann::json(nullptr)},
+      {"interruptible", l.interruptible},
+      {"priced", l.priced},
+  };
+  if (!l.priced) {
+    j["unknown_reason"] = l.unknown_reason;
+    j["total"] = nullptr;
+    return j;
+  }
+  j["price_row_id"] = l.price_row->id;
+  j["gpu_price_row_id"] =
+      l.gpu_price_row ? nlohmann::json(l.gpu_price_row->id) : nlohmann::json(nullptr);
+  j["unit_price"] = money_json(l.unit_price);
+  j["policy_id"] = l.policy->id;
+  j["usage"] = {{"run_seconds", l.run_seconds},
+                {"runs", l.runs},
+                {"busy_seconds", l.busy_seconds},
+                {"span_seconds", l.span_seconds},
+                {"finish_seconds",
+                 l.finish_seconds ? nlohmann::json(*l.finish_seconds) : nlohmann::json(nullptr)}};
+  if (l.plan) {
+    nlohmann::json orders = nlohmann::json::array();
+    for (const auto& o : l.plan->orders) {
+      orders.push_back({{"months", o.months},
+                        {"list", o.list.amount().to_string()},
+                        {"factor", o.factor.to_string()},
+                        {"discount_row_id",
+                         o.discount ? nlohmann::json(o.discount->id) : nlohmann::json(nullptr)},
+                        {"charged", o.charged.amount().to_string()}});
+    }
+    j["prepaid"] = {{"months_needed", l.months_needed},
+                    {"months_covered", l.plan->months_covered},
+                    {"orders", orders}};
+  }
+  if (l.reserved_terms > 0) {
+    j["reserved"] = {{"terms", l.reserved_terms}, {"term_hours", l.reserved_term_hours}};
+  }
+  j["compute"] = money_json(l.compute);
+  j["compute_converted"] = money_json(l.compute_converted);
+  j["fx"] = l.fx ? nlohmann::json{{"row_id", l.fx->id},
+                                  {"day", format_day(l.fx->day)},
+                                  {"from", l.fx->from.to_string()},
+                                  {"to", l.fx->to.to_string()},
+                                  {"rate", l.fx->rate.to_string()},
+                                  {"inverted", l.fx->inverted},
+                                  {"source", l.fx->source}}
+                 : nlohmann::json(nullptr);
+  j["storage"] = part_json(l.storage);
+  j["network"] = part_json(l.network);
+  j["total"] = money_json(l.total);
+  j["per_gpu_hour"] = money_json(l.per_gpu_hour);
+  j["per_fp32_tflop_hour"] = money_json(l.per_fp32_tflop_hour);
+  j["per_fp16_tflop_hour"] = money_json(l.per_fp16_tflop_hour);
+  j["break_even_hours_per_month"] = l.break_even_hours_per_month
+                                        ? nlohmann::json(l.break_even_hours_per_month->to_string())
+                                        : nlohmann::json(nullptr);
+  j["notes"] = l.notes;
+  return j;
+}
+
+nlohmann::json exclusions_json(const QuoteResult& q) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& f : q.exclusions) {
+    nlohmann::json reasons = nlohmann::json::array();
+    for (const auto& r : f.reasons) {
+      reasons.push_back({{"reason", r.reason}, {"offers", r.offers}, {"example", r.example}});
+    }
+    out.push_back({{"provider", f.provider},
+                   {"family", f.family},
+                   {"offers", f.offers},
+                   {"reasons", reasons}});
+  }
+  return out;
+}
+
+void print_exclusions(std::ostream& out, const QuoteResult& q, bool with_filters) {
+  for (const auto& f : q.exclusions) {
+    std::vector<const ExclusionReason*> shown;
+    for (const auto& r : f.reasons) {
+      const bool filter =
+          r.reason.rfind("provider not among", 0) == 0 || r.reason.rfind("region ", 0) == 0;
+      if (with_filters || !filter) shown.push_back(&r);
+    }
+    if (shown.empty()) continue;
+    out << "  " << f.provider << " " << (f.family.empty() ? "(no family)" : f.family) << ":\n";
+    for (const auto* r : shown) {
+      out << "    " << r->reason << " — " << r->offers << " offer" << (r->offers > 1 ? "s" : "")
+          << ", e.g. " << r->example << "\n";
+    }
+  }
+}
+
+std::string describe(const ResolvedWorkload& w) {
+  std::string gpu;
+  for (const auto& [name, gpus] : w.matched_names) {
+    std::vector<std::string> ids;
+    for (const Gpu* g : gpus) ids.push_back(g->id);
+    gpu += (gpu.empty() ? "" : " or ") + name +
+           (ids.size() == 1 && ids[0] == name ? "" : " (" + join(ids, ", ") + ")");
+  }
+  if (gpu.empty()) gpu = "any GPU";
+  std::string floors;
+  if (w.min_fp32_tflops) floors += ", FP32 ≥ " + w.min_fp32_tflops->to_string() + " TFLOPS";
+  if (w.min_fp16_tflops) floors += ", FP16 ≥ " + w.min_fp16_tflops->to_string() + " TFLOPS";
+  if (w.min_memory_gb) floors += ", memory ≥ " + w.min_memory_gb->to_string() + " GB";
+  if (w.nvlink) floors += ", NVLink";
+  if (w.min_vcpu) floors += ", ≥ " + std::to_string(*w.min_vcpu) + " vCPU";
+  if (w.min_ram_gb) floors += ", RAM ≥ " + w.min_ram_gb->to_string() + " GB";
+  return std::to_string(w.gpu_count) + " × " + gpu + floors;
+}
+
+int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, std::size_t top,
+              const std::string& explain, bool show_excluded) {
+  auto db = globals.open_database();
+  const Catalog catalog = Catalog::load(db);
+  const QuoteEngine engine(catalog);
+  const ResolvedWorkload w = resolve_workload(build_workload(args), catalog);
+  QuoteOptions options;
+  options.top = top;
+  if (!explain.empty()) {
+    // A rank needs the ranking only down to it; an id may name any line.
+    const bool rank =
+        explain.size() <= 9 && explain.find_first_not_of("0123456789") == std::string::npos;
+    options.top = rank ? std::stoul(explain) : 0;
+  }
+  const QuoteResult q = engine.quote(w, options);
+
+  if (!explain.empty()) {
+    for (const QuoteLine* l : find_lines(q, explain)) std::cout << explain_line(q, *l) << "\n";
+    return 0;
+  }
+  if (format == Format::json) {
+    nlohmann::json j = {{"workload", describe(w)},          {"currency", q.currency.to_string()},
+                        {"at", format_instant(q.at)},       {"assumptions", q.assumptions},
+                        {"offers_total", q.offers_total},   {"offers_fitting", q.offers_fitting},
+                        {"lines_priced", q.lines_priced},   {"lines_unknown", q.lines_unknown},
+                        {"lines", nlohmann::json::array()}, {"exclusions", exclusions_json(q)}};
+    for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
+    std::cout << j.dump(2) << "\n";
+    return q.offers_fitting == 0 ? 1 : 0;
+  }
+  if (format == Format::csv) {
+    write_table(std::cout, lines_table(q, w, format), format);
+    return q.offers_fitting == 0 ? 1 : 0;
+  }
+
+  std::cout << "Quote: " << describe(w) << "\n";
+  for (const auto& a : q.assumptions) std::cout << "  - " << a << "\n";
+  std::cout << "\n";
+  if (q.offers_fitting == 0) {
+    std::cout << "No offer fits this workload (" << q.offers_total
+              << " offers in the catalog). Why each family was excluded:\n";
+    print_exclusions(std::cout, q, true);
+    return 1;
+  }
+  write_table(std::cout, lines_table(q, w, format), format);
+  std::cout << "\n"
+            << q.lines_priced << " priced line" << (q.lines_priced == 1 ? "" : "s") << " and "
+            << q.lines_unknown << " with unknown prices, from " << q.offers_fitting
+            << " fitting offers of " << q.offers_total << ".";
+  const std::size_t shown_priced = static_cast<std::size_t>(
+      std::count_if(q.lines.begin(), q.lines.end(), [](const QuoteLine& l) { return l.priced; }));
+  if (shown_priced < q.lines_priced) {
+    std::cout << " Showing the best " << shown_priced << " (--top 0 for all).";
+  }
+  std::cout << "\nTotals are in " << q.currency.to_string()
+            << "; an unknown price is never counted as 0. Explain a line with --explain RANK|ID.\n";
+  if (show_excluded) {
+    std::cout << "\nExcluded, by family:\n";
+    print_exclusions(std::cout, q, true);
+  } else if (!q.exclusions.empty()) {
+    std::size_t n = 0;
+    for (const auto& f : q.exclusions) n += f.offers;
+    std::cout << n << " offers in " << q.exclusions.size()
+              << " families did not fit (--show-excluded lists why).\n";
+  }
+  return 0;
+}
+
+int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) {
+  auto db = globals.open_database();
+  const Catalog catalog = Catalog::load(db);
+  const QuoteEngine engine(catalog);
+  Workload spec = build_workload(args);
+  const auto& d = spec.duration;
+  const bool no_duration = !d.hours && !d.hours_per_day && !d.days && !d.months && !d.gpu_hours &&
+                           !d.pflop && !d.reference_gpu;
+  if (no_duration) spec.duration.hours = Decimal(720);  // the cheapest column is for a month
+  const ResolvedWorkload w = resolve_workload(spec, catalog);
+  const Advice advice = engine.advise(w);
+
+  Table offers;
+  offers.columns = {{"offer"},
+                    {"gpus"},
+                    {"ram_gb", true},
+                    {"gpu_memory_gb", true},
+                    {"ram_ge_gpu_memory"},
+                    {"local_ssd_gb", true},
+                    {"nvlink"},
+                    {"meets_advice"},
+                    {"cheapest_" + w.currency.to_string(), true},
+                    {"mode"}};
+  auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
+  for (const auto& a : advice.offers) {
+    offers.add_row(
+        {a.offer_id, a.gpu_count.to_string() + "×" + a.gpu->id,
+         a.ram_gb ? a.ram_gb->to_string() : "?",
+         a.gpu_memory_gb ? a.gpu_memory_gb->to_string() : "?", a.ram_gb ? yes(a.ram_ok) : "unknown",
+         a.local_ssd_gb ? std::to_string(*a.local_ssd_gb) : "", yes(a.nvlink), yes(a.meets_all),
+         a.cheapest ? a.cheapest->amount().round(2, RoundingMode::half_up).to_string(2) : "unknown",
+         a.cheapest_mode});
+  }
+  if (format == Format::json) {
+    nlohmann::json j = {{"workload", describe(w)},
+                        {"items", nlohmann::json::array()},
+                        {"offers", nlohmann::json::array()}};
+    for (const auto& i : advice.items) {
+      j["items"].push_back({{"topic", i.topic},
+                            {"advice", i.advice},
+                            {"applied", i.applied},
+                            {"offers_meeting", i.offers_meeting},
+                            {"offers_checked", i.offers_checked}});
+    }
+    for (const auto& row : offers.rows) {
+      nlohmann::json o;
+      for (std::size_t c = 0; c < offers.columns.size(); ++c) o[offers.columns[c].name] = row[c];
+      j["offers"].push_back(o);
+    }
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  if (format == Format::csv) {
+    write_table(std::cout, offers, format);
+    return 0;
+  }
+  std::cout << "Sizing advice for " << describe(w) << "\n"
+            << "(from the source article on choosing GPU servers for deep learning)\n\n";
+  for (const auto& i : advice.items) {
+    std::cout << i.topic << "\n  advice:  " << i.advice << "\n  applied: " << i.applied << "\n\n";
+  }
+  std::cout << "Offers whose GPUs fit, those meeting the advice first (cheapest line for "
+            << (no_duration ? std::string("720 h, as no duration was given")
+                            : std::string("the workload's duration"))
+            << "):\n";
+  write_table(std::cout, offers, format);
+  return 0;
+}
+
+}  // namespace
+
+void add_quote_commands(CLI::App& app, Globals& globals, Action& action) {
+  {
+    auto* sub = app.add_subcommand(
+        "quote", "Price a workload at every provider and billing mode, ranked in one currency");
+    auto args = std::make_shared<WorkloadArgs>();
+    auto format = std::make_shared<Format>(Format::table);
+    auto top = std::make_shared<std::size_t>(20);
+    auto explain = std::make_shared<std::string>();
+    auto show_excluded = std::make_shared<bool>(false);
+    add_workload_options(*sub, *args);
+    sub->add_option("--top", *top, "Show the best N priced lines (default 20; 0 = all)");
+    sub->add_option("--explain", *explain,
+                    "Show the arithmetic of one offer's lines: a rank, a line or offer id, or part "
+                    "of one (GN10X.2XLARGE40, p3.2xlarge/spot)");
+    sub->add_flag("--show-excluded", *show_excluded, "List why offers did not fit, by family");
+    add_format_option(*sub, *format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args, format, top, explain, show_excluded] {
+      action = [&globals, args, format, top, explain, show_excluded] {
+        return run_quote(globals, *args, *format, *top, *explain, *show_excluded);
+      };
+    });
+  }
+  {
+    auto* sub = app.add_subcommand(
+        "advise",
+        "Apply the source article's sizing advice (RAM, SSD, disk speed, NVLink) to a workload");
+    auto args = std::make_shared<WorkloadArgs>();
+    auto format = std::make_shared<Format>(Format::table);
+    add_workload_options(*sub, *args);
+    add_format_option(*sub, *format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args, format] {
+      action = [&globals, args, format] { return run_advise(globals, *args, *format); };
+    });
+  }
+}
+
+}  // namespace gpubill::cli

@@ -1,0 +1,101 @@
+// gpubill replay | instances: replaying usage logs into bills, and the instances' state history.
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gpubill/errors.hpp"
+#include "gpubill/replay.hpp"
+#include "output.hpp"
+
+namespace gpubill::cli {
+
+namespace {
+
+struct ReplayArgs {
+  std::vector<std::string> logs;
+  bool skip_invalid = false;
+  std::string until;
+  Format format = Format::table;
+};
+
+int run_replay(const Globals& globals, const ReplayArgs& args) {
+  auto db = globals.open_database();
+  ReplayOptions options;
+  options.skip_invalid = args.skip_invalid;
+  if (!args.until.empty()) options.until = parse_instant(args.until, /*allow_date=*/true);
+  const ReplayReport r = replay_logs(db, args.logs, options);
+  Table t;
+  t.key_value = true;
+  t.columns = {{"field"}, {"value", true}};
+  t.add_row({"events_read", std::to_string(r.events_read)});
+  t.add_row({"applied", std::to_string(r.applied)});
+  t.add_row({"duplicates", std::to_string(r.duplicates)});
+  t.add_row({"rejected", std::to_string(r.rejected)});
+  t.add_row({"malformed_skipped", std::to_string(r.malformed_skipped)});
+  t.add_row({"charge_rows", std::to_string(r.charge_rows)});
+  t.add_row({"settlements", std::to_string(r.settlements)});
+  t.add_row({"clock", r.clock ? format_instant(*r.clock) : ""});
+  write_table(std::cout, t, args.format);
+  if (args.format == Format::table && (r.rejected > 0 || r.malformed_skipped > 0)) {
+    std::cout << "\nSome lines were not applied: see `gpubill rejects`.\n";
+  }
+  return 0;
+}
+
+struct InstancesArgs {
+  std::string account, instance;
+  bool current = false;
+  Format format = Format::table;
+};
+
+int run_instances(const Globals& globals, const InstancesArgs& args) {
+  auto db = globals.open_database();
+  InstanceStateFilter filter;
+  if (!args.account.empty()) filter.account = args.account;
+  if (!args.instance.empty()) filter.instance = args.instance;
+  filter.current = args.current;
+  Table t;
+  t.columns = {{"account"}, {"instance"}, {"at"}, {"state"}, {"reason"}, {"event_seq", true}};
+  for (const auto& r : query_instance_states(db, filter)) {
+    t.add_row({r.account, r.instance, format_instant(r.at), r.state, r.reason,
+               r.event_seq ? std::to_string(*r.event_seq) : ""});
+  }
+  write_table(std::cout, t, args.format);
+  return 0;
+}
+
+}  // namespace
+
+void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
+  {
+    auto* sub = app.add_subcommand(
+        "replay", "Replay usage logs (JSON Lines or CSV, docs/usage-log.md) into bills");
+    auto args = std::make_shared<ReplayArgs>();
+    sub->add_option("logs", args->logs, "Usage log files (.jsonl or .csv), in time order")
+        ->required();
+    sub->add_flag("--skip-invalid", args->skip_invalid,
+                  "Quarantine malformed lines in the rejects table instead of stopping");
+    sub->add_option("--until", args->until,
+                    "Settle every account up to this instant (RFC 3339, or YYYY-MM-DD for 00:00 "
+                    "UTC), e.g. a month end");
+    add_format_option(*sub, args->format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args] {
+      action = [&globals, args] { return run_replay(globals, *args); };
+    });
+  }
+  {
+    auto* sub = app.add_subcommand("instances", "Instance state history written by replay");
+    auto args = std::make_shared<InstancesArgs>();
+    sub->add_option("--account", args->account, "Only this account");
+    sub->add_option("--instance", args->instance, "Only this instance");
+    sub->add_flag("--current", args->current, "Only each instance's latest state");
+    add_format_option(*sub, args->format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args] {
+      action = [&globals, args] { return run_instances(globals, *args); };
+    });
+  }
+}
+
+}  // namespace gpubill::cli

@@ -1,0 +1,507 @@
+// gpubill lease-vs-buy [CONFIG.json] [flags]: buying a GPU server against renting the same GPUs.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "gpubill/catalog.hpp"
+#include "gpubill/errors.hpp"
+#include "gpubill/tco.hpp"
+#include "output.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace gpubill::cli {
+
+namespace {
+
+struct TcoArgs {
+  std::string config_path;
+  std::optional<std::string> gpu, price, host_price, gpu_watts, host_watts, pue, kwh_price,
+      utilisation, hosting, maintenance, residual, cost_of_capital, currency, date;
+  std::optional<int> count, horizon;
+  std::vector<std::string> providers, rent_gpus;
+  Format format = Format::table;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "", "cannot read the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Decimal decimal_flag(const std::string& flag, const std::string& text) {
+  try {
+    return Decimal::parse(text);
+  } catch (const Error& e) {
+    throw InputError("command line", "", flag, e.what());
+  }
+}
+
+// "149000 USD", or "149000" in the --currency (default USD).
+Money money_flag(const std::string& flag, const std::string& text,
+                 const std::optional<std::string>& currency) {
+  try {
+    if (text.find(' ') != std::string::npos) return Money::parse(text);
+    return Money(Decimal::parse(text), Currency::parse(currency.value_or("USD")));
+  } catch (const Error& e) {
+    throw InputError("command line", "", flag, e.what());
+  }
+}
+
+LeaseVsBuyConfig config_of(const TcoArgs& a) {
+  LeaseVsBuyConfig c;
+  if (!a.config_path.empty())
+    c = parse_lease_vs_buy_config(read_file(a.config_path), a.config_path);
+  if (a.gpu) c.gpu = *a.gpu;
+  if (a.count) c.gpu_count = *a.count;
+  if (a.currency) {
+    try {
+      c.currency = Currency::parse(*a.currency);
+    } catch (const Error& e) {
+      throw InputError("command line", "", "--currency", e.what());
+    }
+  }
+  if (a.price) c.hardware_price = money_flag("--price", *a.price, a.currency);
+  if (a.host_price) c.host_price = money_flag("--host-price", *a.host_price, a.currency);
+  if (a.gpu_watts) c.gpu_watts = decimal_flag("--gpu-watts", *a.gpu_watts);
+  if (a.host_watts) c.host_watts = decimal_flag("--host-watts", *a.host_watts);
+  if (a.horizon) c.horizon_months = *a.horizon;
+  if (a.pue) c.pue = decimal_flag("--pue", *a.pue);
+  if (a.kwh_price) c.kwh_price = money_flag("--kwh-price", *a.kwh_price, a.currency);
+  if (a.utilisation) c.utilisation = decimal_flag("--utilisation", *a.utilisation);
+  if (a.hosting) c.hosting_per_kw_month = money_flag("--hosting", *a.hosting, a.currency);
+  if (a.maintenance) c.maintenance_yearly_share = decimal_flag("--maintenance", *a.maintenance);
+  if (a.residual) c.residual_share = decimal_flag("--residual", *a.residual);
+  if (a.cost_of_capital) {
+    c.cost_of_capital_yearly = decimal_flag("--cost-of-capital", *a.cost_of_capital);
+  }
+  if (a.date) {
+    try {
+      c.date = parse_day(*a.date);
+    } catch (const Error& e) {
+      throw InputError("command line", "", "--date", e.what());
+    }
+  }
+  if (!a.providers.empty()) c.providers = a.providers;
+  if (!a.rent_gpus.empty()) c.rent_gpus = a.rent_gpus;
+  return c;
+}
+
+// Amounts: exact in CSV and JSON, rounded half-even for reading in a table.
+struct Fmt {
+  bool exact = false;
+  std::string num(Decimal d, int decimals = 2) const {
+    return exact ? d.to_string() : d.round(decimals, RoundingMode::half_even).to_string(decimals);
+  }
+  std::string money(const Money& m, int decimals = 2) const {
+    return num(m.amount(), decimals) + " " + m.currency().to_string();
+  }
+  std::string percent(Decimal share) const {
+    return (share * Decimal(100)).round(2, RoundingMode::half_even).to_string() + " %";
+  }
+};
+
+std::string option_label(const RentOption& o) {
+  std::string s = o.provider + " " + o.instance_type;
+  if (o.instances > 1) s += " × " + std::to_string(o.instances);
+  return s;
+}
+
+std::string month_text(const std::optional<int>& m, int horizon) {
+  if (!m) return "none within " + std::to_string(horizon) + " months";
+  return "month " + std::to_string(*m);
+}
+
+std::string formula(const LinearCost& buy, const LinearCost& rent, Decimal value, const Fmt& f) {
+  return "u* = (buy fixed − rent fixed) / (rent − buy per unit of u) = (" +
+         f.num(buy.fixed.amount()) + " − " + f.num(rent.fixed.amount()) + ") / (" +
+         f.num(rent.per_utilisation.amount()) + " − " + f.num(buy.per_utilisation.amount()) +
+         ") = " + value.to_string();
+}
+
+std::string mode_name(BillingMode m) {
+  return m == BillingMode::payg ? "pay-as-you-go" : "prepaid";
+}
+
+std::string verdict(const LeaseVsBuyResult& r, const Comparison& c, const Fmt& f) {
+  const RentOption& o = r.options[c.option];
+  const std::string tail = " over " + std::to_string(r.inputs.horizon_months) + " months at " +
+                           f.percent(r.inputs.utilisation) + " utilisation";
+  if (c.saving.amount().sign() > 0) {
+    return "buying beats " + mode_name(o.mode) + " renting" +
+           (c.break_even_month ? " from month " + std::to_string(*c.break_even_month) : "") +
+           ": saves " + f.money(c.saving) + tail;
+  }
+  return mode_name(o.mode) + " renting beats buying: saves " + f.money(-c.saving) + tail;
+}
+
+std::string signed_money(const Money& m, const Fmt& f) {
+  return m.amount().sign() < 0 ? "− " + f.money(-m) : "+ " + f.money(m);
+}
+
+Table summary_table(const LeaseVsBuyResult& r, const Fmt& f) {
+  const auto& in = r.inputs;
+  const auto& b = r.buy;
+  const int h = in.horizon_months;
+  Table t{{{"item"}, {"value"}}, {}, true};
+  for (const auto& c : r.comparisons) {
+    const std::string p = r.options[c.option].mode == BillingMode::payg ? "payg_" : "prepaid_";
+    t.add_row({p + "verdict", verdict(r, c, f)});
+    t.add_row({p + "break_even_utilisation", c.break_even_utilisation.describe()});
+  }
+  std::string rent_gpus;
+  for (const auto& g : in.rent_gpus) rent_gpus += (rent_gpus.empty() ? "" : ", ") + g;
+  t.add_row({"server",
+             std::to_string(in.gpu_count) + " × " + in.gpu.id + " (rented as " + rent_gpus + ")"});
+  t.add_row({"hardware_price", f.money(in.hardware_price) + " (" + in.hardware_price_basis + ")"});
+  if (!in.price_source.empty()) t.add_row({"price_source", in.price_source});
+  t.add_row({"it_power", in.it_kw.to_string() + " kW = (" + std::to_string(in.gpu_count) + " × " +
+                             in.gpu_watts.to_string() + " W + " + in.host_watts.to_string() +
+                             " W host) / 1000"});
+  t.add_row({"power_assumptions",
+             "PUE " + in.pue.to_string() + "; " + in.kwh_price.to_string() + " per kWh; " +
+                 (in.utilisation * Decimal(kHoursPerMonth)).to_string() +
+                 " h of 730 busy a month (utilisation " + in.utilisation.to_string() + ")"});
+  t.add_row({"owning_assumptions",
+             "hosting " + in.hosting_per_kw_month.to_string() + " per kW-month; maintenance " +
+                 f.percent(in.maintenance_yearly_share) + " a year; residual " +
+                 f.percent(in.residual_share) + " at month " + std::to_string(h) +
+                 "; cost of capital " + f.percent(in.cost_of_capital_yearly) + " a year (monthly " +
+                 in.monthly_rate.to_string() + ")"});
+  std::vector<FxRate> rates = in.fx_rates;
+  for (const auto& o : r.options) {
+    if (o.fx) rates.push_back(*o.fx);
+  }
+  std::string fx = format_day(in.date);
+  for (const auto& rate : rates) {
+    std::string text = "1 " + rate.from.to_string() + " = " + rate.rate.to_string() + " " +
+                       rate.to.to_string() + " (" +
+                       (rate.inverted ? "inverse of the " : std::string()) + "rate of " +
+                       format_day(rate.day) + ")";
+    if (fx.find(text) == std::string::npos) fx += "; " + text;
+  }
+  t.add_row({"date_and_fx", fx});
+  const Money maintenance(Decimal::divide(b.maintenance_per_year.amount(), 12, Decimal::kScale,
+                                          RoundingMode::half_even),
+                          in.currency);
+  t.add_row({"buy_per_month", "power " + f.money(b.power_per_month) + " + hosting " +
+                                  f.money(b.hosting_per_month) + " + maintenance " +
+                                  f.money(maintenance) + " = " +
+                                  f.money(b.power_per_month + b.hosting_per_month + maintenance)});
+  t.add_row({"buy_total", f.money(b.total) + " = capex " + f.money(in.hardware_price) +
+                              " + running − residual " + f.money(b.residual) + " (present value " +
+                              f.money(b.total_pv) + ")"});
+  t.add_row({"owned_per_gpu_hour",
+             r.owned_per_gpu_hour ? f.money(*r.owned_per_gpu_hour, 4) + " per delivered GPU-hour"
+                                  : "n/a at utilisation 0"});
+  for (const auto& c : r.comparisons) {
+    const RentOption& o = r.options[c.option];
+    const std::string p = o.mode == BillingMode::payg ? "payg_" : "prepaid_";
+    const bool any_region = o.region.empty() || o.region == "*";
+    std::string offer = option_label(o) + (any_region ? "" : " in " + o.region) + " at " +
+                        o.list_price.to_string() + (o.unit == PriceUnit::hour ? "/h" : "/month");
+    if (!o.plan.empty()) offer += ", plan " + o.plan;
+    t.add_row({p + "offer", offer + ": " + f.money(o.per_month) + " a month"});
+    t.add_row({p + "per_gpu_hour", f.money(o.price_per_gpu_hour, 4)});
+    t.add_row({p + "total", f.money(o.total) + " (present value " + f.money(o.total_pv) + ")"});
+    t.add_row({p + "break_even_month", month_text(c.break_even_month, h) + " (present value: " +
+                                           month_text(c.break_even_month_pv, h) + ")"});
+    if (c.break_even_utilisation.value) {
+      t.add_row({p + "break_even_formula",
+                 formula(b.total_line, o.total_line, *c.break_even_utilisation.value, f)});
+    }
+    t.add_row({p + "break_even_utilisation_pv", c.break_even_utilisation_pv.describe()});
+  }
+  const auto& rule = r.rule_of_thumb;
+  t.add_row({"rule_of_thumb",
+             "a year's rent ≈ price / 3 + a small fee = " + f.money(rule.price_over_3) + " + fee"});
+  t.add_row({"owning_per_year", f.money(rule.owner_yearly_cost) + " (running " +
+                                    f.money(rule.owner_yearly_running) + ")"});
+  for (const auto& rent : rule.rents) {
+    const RentOption& o = r.options[rent.option];
+    const std::string p = o.mode == BillingMode::payg ? "payg_" : "prepaid_";
+    t.add_row({p + "rent_per_year", f.money(rent.yearly) + " = price / 3 " +
+                                        signed_money(rent.implied_fee, f) + "; the price is " +
+                                        f.num(rent.years_to_price) + " years of this rent"});
+  }
+  std::string notes;
+  for (const auto& n : r.notes) notes += (notes.empty() ? "" : "; ") + n;
+  for (const auto& o : r.options) {
+    for (const auto& n : o.notes) {
+      notes += (notes.empty() ? "" : "; ") + mode_name(o.mode) + " " + option_label(o) + ": " + n;
+    }
+  }
+  if (!notes.empty()) t.add_row({"notes", notes});
+  return t;
+}
+
+Table options_table(const LeaseVsBuyResult& r, const Fmt& f) {
+  Table t{{{"mode"},
+           {"provider"},
+           {"region"},
+           {"instance_type"},
+           {"instances", true},
+           {"gpus", true},
+           {"list_price", true},
+           {"plan"},
+           {"per_month", true},
+           {"per_gpu_hour", true},
+           {"total", true},
+           {"total_pv", true}},
+          {}};
+  for (const auto& o : r.options) {
+    t.add_row({std::string(to_string(o.mode)), o.provider, o.region.empty() ? "*" : o.region,
+               o.instance_type, std::to_string(o.instances),
+               (o.gpus_per_instance * o.instances).to_string() + " × " + o.gpu,
+               o.list_price.to_string() + (o.unit == PriceUnit::hour ? "/h" : "/month"), o.plan,
+               f.money(o.per_month), f.money(o.price_per_gpu_hour, 4), f.money(o.total),
+               f.money(o.total_pv)});
+  }
+  return t;
+}
+
+Table months_table(const LeaseVsBuyResult& r, const Fmt& f) {
+  const RentOption* payg = r.best_payg ? &r.options[*r.best_payg] : nullptr;
+  const RentOption* prepaid = r.best_prepaid ? &r.options[*r.best_prepaid] : nullptr;
+  Table t{{{"month", true},
+           {"buy", true},
+           {"rent_payg", true},
+           {"rent_prepaid", true},
+           {"cheapest"},
+           {"buy_pv", true},
+           {"rent_payg_pv", true},
+           {"rent_prepaid_pv", true}},
+          {}};
+  for (const auto& m : r.buy.months) {
+    const auto i = static_cast<std::size_t>(m.month);
+    std::string cheapest = "buy";
+    Money least = m.cumulative;
+    if (payg && payg->cumulative[i] < least) {
+      cheapest = "payg";
+      least = payg->cumulative[i];
+    }
+    if (prepaid && prepaid->cumulative[i] < least) cheapest = "prepaid";
+    t.add_row({std::to_string(m.month), f.num(m.cumulative.amount()),
+               payg ? f.num(payg->cumulative[i].amount()) : "",
+               prepaid ? f.num(prepaid->cumulative[i].amount()) : "", cheapest,
+               f.num(m.cumulative_pv.amount()), payg ? f.num(payg->cumulative_pv[i].amount()) : "",
+               prepaid ? f.num(prepaid->cumulative_pv[i].amount()) : ""});
+  }
+  return t;
+}
+
+// --format json: the whole result, structured; amounts are exact decimal strings in the
+// comparison currency (named once, at the top), as everywhere in gpubill.
+using ojson = nlohmann::ordered_json;
+
+ojson amount(const Money& m) {
+  return m.amount().to_string();
+}
+
+ojson line_json(const LinearCost& l) {
+  return {{"fixed", amount(l.fixed)}, {"per_utilisation", amount(l.per_utilisation)}};
+}
+
+ojson opt_month(const std::optional<int>& m) {
+  return m ? ojson(*m) : ojson();
+}
+
+ojson break_even_json(const BreakEvenUtilisation& b) {
+  const char* kind = b.kind == BreakEvenUtilisation::Kind::renting_below   ? "renting_below"
+                     : b.kind == BreakEvenUtilisation::Kind::renting_above ? "renting_above"
+                                                                           : "parallel";
+  ojson j = {{"kind", kind}, {"value", b.value ? ojson(b.value->to_string()) : ojson()}};
+  if (b.kind == BreakEvenUtilisation::Kind::parallel) j["renting_cheaper"] = b.renting_cheaper;
+  j["text"] = b.describe();
+  return j;
+}
+
+ojson fx_json(const FxRate& r) {
+  return {{"from", r.from.to_string()}, {"to", r.to.to_string()}, {"rate", r.rate.to_string()},
+          {"day", format_day(r.day)},   {"inverted", r.inverted}, {"source", r.source}};
+}
+
+ojson result_json(const LeaseVsBuyResult& r) {
+  const auto& in = r.inputs;
+  const auto& b = r.buy;
+  ojson j;
+  j["currency"] = in.currency.to_string();
+  j["date"] = format_day(in.date);
+  ojson fx = ojson::array();
+  for (const auto& rate : in.fx_rates) fx.push_back(fx_json(rate));
+  j["inputs"] = {{"gpu", in.gpu.id},
+                 {"gpu_count", in.gpu_count},
+                 {"gpu_watts", in.gpu_watts.to_string()},
+                 {"host_watts", in.host_watts.to_string()},
+                 {"it_kw", in.it_kw.to_string()},
+                 {"hardware_price", amount(in.hardware_price)},
+                 {"hardware_price_basis", in.hardware_price_basis},
+                 {"price_source", in.price_source},
+                 {"horizon_months", in.horizon_months},
+                 {"pue", in.pue.to_string()},
+                 {"kwh_price", amount(in.kwh_price)},
+                 {"utilisation", in.utilisation.to_string()},
+                 {"hosting_per_kw_month", amount(in.hosting_per_kw_month)},
+                 {"maintenance_yearly_share", in.maintenance_yearly_share.to_string()},
+                 {"residual_share", in.residual_share.to_string()},
+                 {"cost_of_capital_yearly", in.cost_of_capital_yearly.to_string()},
+                 {"monthly_rate", in.monthly_rate.to_string()},
+                 {"providers", in.providers},
+                 {"rent_gpus", in.rent_gpus},
+                 {"fx_rates", fx}};
+  j["buy"] = {{"power_per_month", amount(b.power_per_month)},
+              {"power_per_month_full_use", amount(b.power_per_month_full_use)},
+              {"hosting_per_month", amount(b.hosting_per_month)},
+              {"maintenance_per_year", amount(b.maintenance_per_year)},
+              {"residual", amount(b.residual)},
+              {"total", amount(b.total)},
+              {"total_pv", amount(b.total_pv)},
+              {"total_line", line_json(b.total_line)},
+              {"pv_line", line_json(b.pv_line)}};
+  j["owned_per_gpu_hour"] = r.owned_per_gpu_hour ? amount(*r.owned_per_gpu_hour) : ojson();
+  ojson options = ojson::array();
+  for (const auto& o : r.options) {
+    options.push_back({{"mode", to_string(o.mode)},
+                       {"provider", o.provider},
+                       {"region", o.region},
+                       {"instance_type", o.instance_type},
+                       {"gpu", o.gpu},
+                       {"gpus_per_instance", o.gpus_per_instance.to_string()},
+                       {"instances", o.instances},
+                       {"list_price", o.list_price.amount().to_string()},
+                       {"list_currency", o.list_price.currency().to_string()},
+                       {"list_unit", to_string(o.unit)},
+                       {"fx_rate", o.fx ? fx_json(*o.fx) : ojson()},
+                       {"plan", o.plan.empty() ? ojson() : ojson(o.plan)},
+                       {"per_month", amount(o.per_month)},
+                       {"price_per_gpu_hour", amount(o.price_per_gpu_hour)},
+                       {"total", amount(o.total)},
+                       {"total_pv", amount(o.total_pv)},
+                       {"total_line", line_json(o.total_line)},
+                       {"pv_line", line_json(o.pv_line)},
+                       {"notes", o.notes}});
+  }
+  j["options"] = options;
+  ojson comparisons = ojson::array();
+  for (const auto& c : r.comparisons) {
+    comparisons.push_back(
+        {{"mode", to_string(r.options[c.option].mode)},
+         {"option", c.option},
+         {"break_even_month", opt_month(c.break_even_month)},
+         {"break_even_month_pv", opt_month(c.break_even_month_pv)},
+         {"break_even_utilisation", break_even_json(c.break_even_utilisation)},
+         {"break_even_utilisation_pv", break_even_json(c.break_even_utilisation_pv)},
+         {"saving", amount(c.saving)},
+         {"saving_pv", amount(c.saving_pv)}});
+  }
+  j["comparisons"] = comparisons;
+  const auto& rule = r.rule_of_thumb;
+  ojson rents = ojson::array();
+  for (const auto& rent : rule.rents) {
+    rents.push_back({{"mode", to_string(r.options[rent.option].mode)},
+                     {"option", rent.option},
+                     {"yearly", amount(rent.yearly)},
+                     {"implied_fee", amount(rent.implied_fee)},
+                     {"years_to_price", rent.years_to_price.to_string()}});
+  }
+  j["rule_of_thumb"] = {
+      {"text", "全款/3年+少量的费用=年租: a year's rent ≈ price / 3 + a small fee"},
+      {"price_over_3", amount(rule.price_over_3)},
+      {"owner_yearly_cost", amount(rule.owner_yearly_cost)},
+      {"owner_yearly_running", amount(rule.owner_yearly_running)},
+      {"rents", rents}};
+  const RentOption* payg = r.best_payg ? &r.options[*r.best_payg] : nullptr;
+  const RentOption* prepaid = r.best_prepaid ? &r.options[*r.best_prepaid] : nullptr;
+  ojson months = ojson::array();
+  for (const auto& m : b.months) {
+    const auto i = static_cast<std::size_t>(m.month);
+    months.push_back({{"month", m.month},
+                      {"buy",
+                       {{"capex", amount(m.capex)},
+                        {"power", amount(m.power)},
+                        {"hosting", amount(m.hosting)},
+                        {"maintenance", amount(m.maintenance)},
+                        {"residual", amount(m.residual)},
+                        {"net", amount(m.net)},
+                        {"cumulative", amount(m.cumulative)},
+                        {"cumulative_pv", amount(m.cumulative_pv)}}},
+                      {"rent_payg", payg ? amount(payg->cumulative[i]) : ojson()},
+                      {"rent_payg_pv", payg ? amount(payg->cumulative_pv[i]) : ojson()},
+                      {"rent_prepaid", prepaid ? amount(prepaid->cumulative[i]) : ojson()},
+                      {"rent_prepaid_pv", prepaid ? amount(prepaid->cumulative_pv[i]) : ojson()}});
+  }
+  j["months"] = months;
+  j["notes"] = r.notes;
+  return j;
+}
+
+int run_tco(const Globals& globals, const TcoArgs& args) {
+  const LeaseVsBuyConfig config = config_of(args);
+  auto db = globals.open_database();
+  const auto catalog = Catalog::load(db);
+  const LeaseVsBuyResult r = lease_vs_buy(catalog, config);
+  if (args.format == Format::json) {
+    std::cout << result_json(r).dump(2) << "\n";
+    return 0;
+  }
+  const Fmt f{args.format != Format::table};
+  const std::string c = r.inputs.currency.to_string();
+  write_sections(std::cout,
+                 {{"lease vs buy (" + c + ")", summary_table(r, f)},
+                  {"rent options (" + c + ")", options_table(r, f)},
+                  {"cumulative cost by month (" + c + ")", months_table(r, f)}},
+                 args.format, "cumulative cost by month (" + c + ")");
+  return 0;
+}
+
+}  // namespace
+
+void add_tco_commands(CLI::App& app, Globals& globals, Action& action) {
+  auto* sub = app.add_subcommand(
+      "lease-vs-buy",
+      "Buy a GPU server or rent the same GPUs? Month-by-month cost, break-even month and "
+      "break-even utilisation (docs/lease-vs-buy.md)");
+  auto args = std::make_shared<TcoArgs>();
+  sub->add_option("config", args->config_path,
+                  "Configuration file (JSON, docs/lease-vs-buy.md); flags override it");
+  sub->add_option("--gpu", args->gpu, "GPU model bought (catalog id or alias, e.g. V100)");
+  sub->add_option("--count", args->count, "Number of GPUs in the server");
+  sub->add_option("--price", args->price,
+                  "Hardware price of the whole server, e.g. \"149000 USD\" (a bare number is in "
+                  "--currency, else USD)");
+  sub->add_option("--host-price", args->host_price,
+                  "Server without GPUs, when --price is not given (GPUs at catalog launch price)");
+  sub->add_option("--gpu-watts", args->gpu_watts, "Watts per GPU (default: catalog TDP)");
+  sub->add_option("--host-watts", args->host_watts, "Host power in watts (default 600)");
+  sub->add_option("--horizon", args->horizon, "Horizon in months (default 36)");
+  sub->add_option("--pue", args->pue, "Power usage effectiveness (default 1.5)");
+  sub->add_option("--kwh-price", args->kwh_price, "Electricity price per kWh (default 0.10 USD)");
+  sub->add_option("--utilisation,--utilization", args->utilisation,
+                  "Share of the month the GPUs are busy, 0 to 1 (required)");
+  sub->add_option("--hosting", args->hosting,
+                  "Colocation per kW of IT power per month (default 200 USD)");
+  sub->add_option("--maintenance", args->maintenance,
+                  "Yearly maintenance as a share of the price (default 0.10)");
+  sub->add_option("--residual", args->residual,
+                  "Resale value at the horizon as a share of the price (default 0.30)");
+  sub->add_option("--cost-of-capital", args->cost_of_capital,
+                  "Yearly cost of capital for present values (default 0.08)");
+  sub->add_option("--currency", args->currency,
+                  "Comparison currency (default: the price's currency, else USD)");
+  sub->add_option("--date", args->date,
+                  "Day of the prices and FX rates, YYYY-MM-DD (default: latest price date)");
+  sub->add_option("--provider", args->providers, "Provider whose offers may be rented (repeat)");
+  sub->add_option("--rent-gpu", args->rent_gpus,
+                  "GPU model that counts as the same when renting (repeat; default: the GPU's "
+                  "line with at least its FP32 and memory)");
+  add_format_option(*sub, args->format);
+  add_db_option(*sub, globals);
+  sub->callback(
+      [&globals, &action, args] { action = [&globals, args] { return run_tco(globals, *args); }; });
+}
+
+}  // namespace gpubill::cli

@@ -1,0 +1,372 @@
+// explain_charge: the rows and events behind a charge line, and its arithmetic re-derived with
+// the billing rules (rules.hpp) and checked against what is stored.
+#include <algorithm>
+
+#include "gpubill/errors.hpp"
+#include "gpubill/ledger.hpp"
+#include "gpubill/rules.hpp"
+#include "ledger_rows.hpp"
+#include "store.hpp"
+
+namespace gpubill {
+
+using namespace ledger_rows;
+
+namespace {
+
+constexpr std::int64_t kHour = 3600;
+
+std::string signed_text(Decimal d) {
+  return d.sign() > 0 ? "+" + d.to_string() : d.to_string();
+}
+
+std::string price_unit_text(const std::string& unit) {
+  if (unit == "hour") return "/h";
+  if (unit == "month") return "/month";
+  return "/" + unit;
+}
+
+std::optional<PriceRowInfo> read_price(SQLite::Database& db, std::string_view table,
+                                       std::int64_t id) {
+  std::string sql;
+  if (table == "price") {
+    sql =
+        "SELECT id, provider, subject, region, mode, unit, amount, currency, effective_from, "
+        "effective_to, source, as_of FROM price WHERE id = ?";
+  } else {
+    // disk_price / bandwidth_price: the subject is the kind; there is no region.
+    sql =
+        "SELECT id, provider, kind, '', mode, unit, amount, currency, effective_from, "
+        "effective_to, source, as_of FROM " +
+        std::string(table) + " WHERE id = ?";
+  }
+  SQLite::Statement q(db, sql);
+  q.bind(1, static_cast<int64_t>(id));
+  if (!q.executeStep()) return std::nullopt;
+  PriceRowInfo p;
+  p.table = std::string(table);
+  p.id = q.getColumn(0).getInt64();
+  const std::string at = std::string(table) + " " + std::to_string(p.id) + ": ";
+  p.provider = q.getColumn(1).getString();
+  p.subject = q.getColumn(2).getString();
+  p.region = q.getColumn(3).getString();
+  p.mode = q.getColumn(4).getString();
+  p.unit = q.getColumn(5).getString();
+  p.amount = decode_decimal(q.getColumn(6).getString(), at + "amount");
+  p.currency = decode_currency(q.getColumn(7).getString(), at + "currency");
+  p.effective_from = instant_of(q.getColumn(8).getInt64());
+  p.effective_to = optional_instant(q.getColumn(9));
+  p.source = q.getColumn(10).getString();
+  p.as_of = q.getColumn(11).getString();
+  return p;
+}
+
+std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) {
+  SQLite::Statement q(db,
+                      "SELECT id, provider, effective_from, effective_to, "
+                      "metering_granularity_seconds, settlement_period, settlement_rounding, "
+                      "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
+                      "source, as_of FROM policy WHERE id = ?");
+  q.bind(1, static_cast<int64_t>(id));
+  if (!q.executeStep()) return std::nullopt;
+  PolicyRowInfo p;
+  p.id = q.getColumn(0).getInt64();
+  const std::string at = "policy " + std::to_string(p.id) + ": ";
+  p.provider = q.getColumn(1).getString();
+  p.effective_from = instant_of(q.getColumn(2).getInt64());
+  p.effective_to = optional_instant(q.getColumn(3));
+  p.metering_granularity_seconds = q.getColumn(4).getInt();
+  p.settlement_period = q.getColumn(5).getString();
+  p.settlement_rounding = decode_rounding(q.getColumn(6).getString(), at + "settlement_rounding");
+  p.settlement_decimals = q.getColumn(7).getInt();
+  p.min_charge_seconds_per_run = q.getColumn(8).getInt();
+  if (!q.getColumn(9).isNull()) {
+    p.min_charge_per_lifetime =
+        decode_decimal(q.getColumn(9).getString(), at + "min_charge_per_lifetime");
+  }
+  p.source = q.getColumn(10).getString();
+  p.as_of = q.getColumn(11).getString();
+  return p;
+}
+
+std::optional<DiscountRowInfo> read_discount(SQLite::Database& db, std::int64_t id) {
+  SQLite::Statement q(db,
+                      "SELECT id, provider, family, mode, min_months, max_months, factor, "
+                      "effective_from, effective_to, source, as_of FROM discount WHERE id = ?");
+  q.bind(1, static_cast<int64_t>(id));
+  if (!q.executeStep()) return std::nullopt;
+  DiscountRowInfo d;
+  d.id = q.getColumn(0).getInt64();
+  d.provider = q.getColumn(1).getString();
+  d.family = q.getColumn(2).getString();
+  d.mode = q.getColumn(3).getString();
+  d.min_months = q.getColumn(4).getInt();
+  d.max_months = q.getColumn(5).getInt();
+  d.factor =
+      decode_decimal(q.getColumn(6).getString(), "discount " + std::to_string(d.id) + ": factor");
+  d.effective_from = instant_of(q.getColumn(7).getInt64());
+  d.effective_to = optional_instant(q.getColumn(8));
+  d.source = q.getColumn(9).getString();
+  d.as_of = q.getColumn(10).getString();
+  return d;
+}
+
+std::vector<EventInfo> read_events(SQLite::Database& db, const std::vector<std::int64_t>& seqs) {
+  std::vector<EventInfo> out;
+  SQLite::Statement q(db,
+                      "SELECT seq, account, id, time, type, instance, payload, source_file, "
+                      "source_line, status FROM event WHERE seq = ?");
+  for (std::int64_t seq : seqs) {
+    q.reset();
+    q.bind(1, static_cast<int64_t>(seq));
+    if (!q.executeStep()) continue;
+    EventInfo e;
+    e.seq = q.getColumn(0).getInt64();
+    e.account = q.getColumn(1).getString();
+    e.id = q.getColumn(2).getString();
+    e.time = instant_of(q.getColumn(3).getInt64());
+    e.type = q.getColumn(4).getString();
+    e.instance = q.getColumn(5).getString();
+    e.payload = q.getColumn(6).getString();
+    e.source_file = q.getColumn(7).getString();
+    e.source_line = q.getColumn(8).getInt64();
+    e.status = q.getColumn(9).getString();
+    out.push_back(std::move(e));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const EventInfo& a, const EventInfo& b) { return a.seq < b.seq; });
+  return out;
+}
+
+BillingPolicy to_policy(const PolicyRowInfo& row) {
+  BillingPolicy p;
+  p.id = row.id;
+  p.provider = row.provider;
+  p.period = {row.effective_from, row.effective_to};
+  p.metering_granularity_seconds = row.metering_granularity_seconds;
+  p.settlement_period = row.settlement_period;
+  p.settlement_rounding = row.settlement_rounding;
+  p.settlement_decimals = row.settlement_decimals;
+  p.min_charge_seconds_per_run = row.min_charge_seconds_per_run;
+  p.min_charge_per_lifetime = row.min_charge_per_lifetime;
+  return p;
+}
+
+// Compares a re-derived amount with the stored one, recording a mismatch.
+void expect_equal(ChargeExplanation& x, const char* what, Decimal derived, Decimal stored) {
+  if (derived != stored) {
+    x.mismatches.push_back(std::string(what) + ": re-derived " + derived.to_string() + ", stored " +
+                           stored.to_string());
+  }
+}
+
+// "→ half_up 2 → 7.55, rounding +0.005"
+std::string rounding_step(const BillingPolicy& policy, Decimal billed, Decimal rounding) {
+  return "→ " + std::string(to_string(policy.settlement_rounding)) + " " +
+         std::to_string(policy.settlement_decimals) + " → " + billed.to_string() + ", rounding " +
+         signed_text(rounding);
+}
+
+bool is_whole(Decimal d) {
+  return d.round(0, RoundingMode::down) == d;
+}
+
+void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed) {
+  const ChargeLine& c = x.line;
+  const std::string ccy = " " + c.currency.to_string();
+  if (!x.policy) {
+    x.arithmetic.push_back("no policy row: the rounding cannot be re-derived");
+    return;
+  }
+  const BillingPolicy policy = to_policy(*x.policy);
+  const bool per_second_hourly = per_second_of_hourly(c.unit, c.price_unit);
+  const bool order = c.unit == "month" && c.price_unit == "month" &&
+                     (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal");
+  if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge") {
+    const std::int64_t seconds = c.quantity.truncate_to_int();
+    const auto s = rules::settle(Money(c.unit_price, c.currency), seconds, policy);
+    x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
+                           std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
+                           " / 3600 = " + s.exact.amount().to_string() + " " +
+                           rounding_step(policy, s.billed.amount(), s.rounding.amount()));
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
+    expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
+    expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (order && is_whole(c.quantity) && c.quantity.sign() > 0) {
+    const int months = static_cast<int>(c.quantity.truncate_to_int());
+    std::optional<DiscountRow> discount;
+    if (x.discount) {
+      discount = DiscountRow{};
+      discount->id = x.discount->id;
+      discount->provider = x.discount->provider;
+      discount->family = x.discount->family;
+      discount->min_months = x.discount->min_months;
+      discount->max_months = x.discount->max_months;
+      discount->factor = x.discount->factor;
+    }
+    const auto o = rules::prepaid_order(Money(c.unit_price, c.currency), months,
+                                        discount ? &*discount : nullptr, policy);
+    const Decimal exact = (o.list * o.factor).amount();
+    std::string text = c.unit_price.to_string() + ccy + "/month × " + std::to_string(months) +
+                       (months == 1 ? " month = " : " months = ") + o.list.amount().to_string();
+    if (discount) text += " × term discount " + o.factor.to_string() + " = " + exact.to_string();
+    text += " " + rounding_step(policy, o.charged.amount(), o.charged.amount() - exact);
+    x.arithmetic.push_back(text);
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", exact, c.exact_amount);
+    expect_equal(x, "billed_amount", o.charged.amount(), c.billed_amount);
+    expect_equal(x, "rounding", o.charged.amount() - exact, c.rounding);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "upgrade" && c.unit == "second" && c.price_unit == "month" &&
+             is_whole(c.quantity)) {
+    // unit_price is the monthly price difference (new − old), quantity the seconds remaining
+    // to expiry; the factor is the term discount of the months left.
+    const std::int64_t remaining = c.quantity.truncate_to_int();
+    const Decimal factor = x.discount ? x.discount->factor : Decimal(1);
+    const auto u = rules::upgrade_charge(Money::zero(c.currency), Money(c.unit_price, c.currency),
+                                         remaining, factor, policy);
+    std::string text = c.unit_price.to_string() + ccy + "/month (new − old monthly price) × " +
+                       std::to_string(remaining) +
+                       " s remaining = " + u.remaining_months.to_string() +
+                       " months (days / (365/12))";
+    if (x.discount) text += " × term discount " + factor.to_string();
+    text += " = " + u.exact.amount().to_string() + " " +
+            rounding_step(policy, u.fee.amount(), (u.fee - u.exact).amount());
+    x.arithmetic.push_back(text);
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", u.exact.amount(), c.exact_amount);
+    expect_equal(x, "billed_amount", u.fee.amount(), c.billed_amount);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "minimum_charge" && policy.min_charge_per_lifetime && lifetime_billed) {
+    // The lifetime minimum tops the instance's settlements up to the policy's minimum.
+    const Decimal minimum = *policy.min_charge_per_lifetime;
+    const Decimal exact = std::max(Decimal{}, minimum - *lifetime_billed);
+    x.arithmetic.push_back("minimum per instance lifetime " + minimum.to_string() + ccy +
+                           " − settlements billed " + lifetime_billed->to_string() + " = " +
+                           exact.to_string());
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", exact, c.exact_amount);
+    expect_equal(x, "billed_amount", exact, c.billed_amount);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else {
+    // Refunds depend on more than the row holds (the paid order, its purchase time); show what
+    // the row states and its note.
+    x.arithmetic.push_back(
+        c.kind + ": " + c.quantity.to_string() + " " + c.unit + " at " + c.unit_price.to_string() +
+        ccy + price_unit_text(c.price_unit) + " = " + c.exact_amount.to_string() + " exact " +
+        rounding_step(policy, c.billed_amount, c.rounding) +
+        " (not re-derivable from the row alone" + (c.note.empty() ? "" : ": " + c.note) + ")");
+    x.derivation = Derivation::not_derivable;
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Derivation d) noexcept {
+  switch (d) {
+    case Derivation::verified:
+      return "verified";
+    case Derivation::mismatch:
+      return "mismatch";
+    case Derivation::not_derivable:
+      return "not_derivable";
+  }
+  return "not_derivable";
+}
+
+ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
+  auto line = find_charge(db, charge_id);
+  if (!line) throw NotFound("no charge with id " + std::to_string(charge_id));
+  ChargeExplanation x;
+  x.line = std::move(*line);
+  const ChargeLine& c = x.line;
+  try {
+    auto& sql = sqlite(db);
+    if (c.price_id) {
+      x.price = read_price(sql, price_table_for(c.component), *c.price_id);
+      if (!x.price) {
+        x.mismatches.push_back("price row " + std::string(price_table_for(c.component)) + " " +
+                               std::to_string(*c.price_id) + " is not in the catalog");
+      }
+    }
+    if (c.policy_id) {
+      x.policy = read_policy(sql, *c.policy_id);
+      if (!x.policy) {
+        x.mismatches.push_back("policy row " + std::to_string(*c.policy_id) +
+                               " is not in the catalog");
+      }
+    }
+    if (c.discount_id) {
+      x.discount = read_discount(sql, *c.discount_id);
+      if (!x.discount) {
+        x.mismatches.push_back("discount row " + std::to_string(*c.discount_id) +
+                               " is not in the catalog");
+      }
+    }
+    x.events = read_events(sql, c.event_seqs);
+    for (std::int64_t seq : c.event_seqs) {
+      const bool found = std::any_of(x.events.begin(), x.events.end(),
+                                     [&](const EventInfo& e) { return e.seq == seq; });
+      if (!found) x.mismatches.push_back("event " + std::to_string(seq) + " is not recorded");
+    }
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("explaining charge ") + std::to_string(charge_id) + ": " +
+                     e.what());
+  }
+
+  // A lifetime minimum is re-derived from the instance's settlements.
+  std::optional<Decimal> lifetime_billed;
+  if (c.kind == "minimum_charge") {
+    ChargeFilter same_instance;
+    same_instance.account = c.account;
+    same_instance.instance = c.instance;
+    Decimal sum;
+    for (const auto& other : query_charges(db, same_instance)) {
+      if (other.kind == "settlement" && other.currency == c.currency) sum += other.total_billed;
+    }
+    lifetime_billed = sum;
+  }
+  derive(x, lifetime_billed);
+
+  // The row's own arithmetic.
+  if (c.billed_amount != c.exact_amount + c.rounding) {
+    x.mismatches.push_back("billed_amount " + c.billed_amount.to_string() + " ≠ exact_amount " +
+                           c.exact_amount.to_string() + " + rounding " + signed_text(c.rounding));
+  }
+  if (c.repeat > 1) {
+    x.arithmetic.push_back("× " + std::to_string(c.repeat) + " identical hourly settlements = " +
+                           c.total_billed.to_string() + " billed (" + c.total_exact.to_string() +
+                           " exact, rounding " + signed_text(c.total_rounding()) + ")");
+    const std::int64_t length = c.settlement_seconds();
+    if (length <= 0 || length > kHour) {
+      x.mismatches.push_back("a run of " + std::to_string(c.repeat) + " settlements cannot span " +
+                             std::to_string((c.period_end - c.period_start).count()) + " s");
+    }
+  }
+  expect_equal(x, "total_exact (exact_amount × repeat)", c.exact_amount * c.repeat, c.total_exact);
+  expect_equal(x, "total_billed (billed_amount × repeat)", c.billed_amount * c.repeat,
+               c.total_billed);
+
+  // The price row: its amount is the unit price when it prices the same unit.
+  if (x.price) {
+    if (x.price->currency != c.currency) {
+      x.mismatches.push_back("price row currency " + x.price->currency.to_string() +
+                             " ≠ charge currency " + c.currency.to_string());
+    } else if (x.price->unit == c.price_unit && x.price->amount != c.unit_price &&
+               (c.kind == "settlement" || c.kind == "prepaid_order" || c.kind == "renewal" ||
+                c.kind == "auto_renewal")) {
+      // (An upgrade's unit price is a difference of two prices; a refund's is its amount.)
+      x.mismatches.push_back("unit_price " + c.unit_price.to_string() + " ≠ price row amount " +
+                             x.price->amount.to_string());
+    }
+  }
+  if (x.policy && x.line.provider != "" && x.policy->provider != x.line.provider) {
+    x.mismatches.push_back("policy row " + std::to_string(x.policy->id) + " is " +
+                           x.policy->provider + "'s, the charge is " + x.line.provider + "'s");
+  }
+  return x;
+}
+
+}  // namespace gpubill

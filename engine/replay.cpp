@@ -1,0 +1,420 @@
+// replay_logs: streams usage logs through the simulation (replay_model.hpp) into the replay
+// tables of migrations/0002_replay.sql, in one transaction, with prepared statements reused for
+// every row.
+#include "gpubill/replay.hpp"
+
+#include <algorithm>
+
+#include "gpubill/catalog.hpp"
+#include "gpubill/db.hpp"
+#include "gpubill/errors.hpp"
+#include "gpubill/events.hpp"
+#include "replay_model.hpp"
+#include "store.hpp"
+
+namespace gpubill {
+
+namespace {
+
+using replay::Seconds;
+
+// Decimal text with exactly `decimals` places when that loses nothing ("7.50"), else exact.
+std::string fixed_text(Decimal d, int decimals) {
+  if (decimals >= 0 && decimals <= Decimal::kScale && d.round(decimals, RoundingMode::down) == d) {
+    return d.to_string(decimals);
+  }
+  return d.to_string();
+}
+
+void bind_optional(SQLite::Statement& q, int index, const std::optional<std::int64_t>& v) {
+  if (v) {
+    q.bind(index, static_cast<int64_t>(*v));
+  } else {
+    q.bind(index);
+  }
+}
+
+class SqlSink : public replay::Sink {
+ public:
+  explicit SqlSink(SQLite::Database& db)
+      : db_(db),
+        insert_charge_(
+            db,
+            "INSERT INTO charge(account, instance, provider, region, instance_type, "
+            "component, kind, mode, period_start, period_end, repeat, quantity, unit, "
+            "unit_price, price_unit, exact_amount, billed_amount, rounding, total_exact, "
+            "total_billed, currency, price_id, policy_id, discount_id, event_seqs, note) "
+            "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?)"),
+        update_charge_(db,
+                       "UPDATE charge SET repeat = ?, period_end = ?, total_exact = ?, "
+                       "total_billed = ? WHERE id = ?"),
+        insert_movement_(
+            db,
+            "INSERT INTO balance_movement(account, at, currency, amount, "
+            "balance_after, kind, charge_id, event_seq) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"),
+        update_movement_(db,
+                         "UPDATE balance_movement SET at = ?, amount = ?, balance_after = ? "
+                         "WHERE id = ?"),
+        insert_state_(db,
+                      "INSERT INTO instance_state(account, instance, at, state, reason, event_seq) "
+                      "VALUES(?, ?, ?, ?, ?, ?)") {}
+
+  std::int64_t insert_charge(const replay::ChargeRow& r) override {
+    auto& q = insert_charge_;
+    q.reset();
+    q.bindNoCopy(1, r.account);
+    q.bindNoCopy(2, r.instance);
+    q.bindNoCopy(3, r.provider);
+    q.bindNoCopy(4, r.region);
+    q.bindNoCopy(5, r.instance_type);
+    q.bindNoCopy(6, r.component);
+    q.bindNoCopy(7, r.kind);
+    q.bindNoCopy(8, r.mode);
+    q.bind(9, static_cast<int64_t>(r.period_start));
+    q.bind(10, static_cast<int64_t>(r.period_end));
+    q.bind(11, static_cast<int64_t>(r.repeat));
+    q.bindNoCopy(12, r.quantity);
+    q.bindNoCopy(13, r.unit);
+    q.bind(14, r.unit_price.to_string());
+    q.bindNoCopy(15, r.price_unit);
+    q.bind(16, r.exact.to_string());
+    q.bind(17, fixed_text(r.billed, r.decimals));
+    q.bind(18, r.rounding.to_string());
+    q.bind(19, (r.exact * r.repeat).to_string());
+    q.bind(20, fixed_text(r.billed * r.repeat, r.decimals));
+    q.bind(21, r.currency.to_string());
+    bind_optional(q, 22, r.price_id);
+    bind_optional(q, 23, r.policy_id);
+    bind_optional(q, 24, r.discount_id);
+    q.bindNoCopy(25, r.event_seqs);
+    q.bindNoCopy(26, r.note);
+    q.exec();
+    return db_.getLastInsertRowid();
+  }
+
+  void update_charge(std::int64_t id, const replay::ChargeRow& r) override {
+    auto& q = update_charge_;
+    q.reset();
+    q.bind(1, static_cast<int64_t>(r.repeat));
+    q.bind(2, static_cast<int64_t>(r.period_end));
+    q.bind(3, (r.exact * r.repeat).to_string());
+    q.bind(4, fixed_text(r.billed * r.repeat, r.decimals));
+    q.bind(5, static_cast<int64_t>(id));
+    q.exec();
+  }
+
+  std::int64_t insert_movement(const replay::MovementRow& m) override {
+    auto& q = insert_movement_;
+    q.reset();
+    q.bindNoCopy(1, m.account);
+    q.bind(2, static_cast<int64_t>(m.at));
+    q.bind(3, m.currency.to_string());
+    q.bind(4, m.amount.to_string());
+    q.bind(5, m.balance_after.to_string());
+    q.bind(6, m.kind);
+    bind_optional(q, 7, m.charge_id);
+    bind_optional(q, 8, m.event_seq);
+    q.exec();
+    return db_.getLastInsertRowid();
+  }
+
+  void update_movement(std::int64_t id, const replay::MovementRow& m) override {
+    auto& q = update_movement_;
+    q.reset();
+    q.bind(1, static_cast<int64_t>(m.at));
+    q.bind(2, m.amount.to_string());
+    q.bind(3, m.balance_after.to_string());
+    q.bind(4, static_cast<int64_t>(id));
+    q.exec();
+  }
+
+  void insert_state(const replay::StateRow& s) override {
+    auto& q = insert_state_;
+    q.reset();
+    q.bindNoCopy(1, s.account);
+    q.bindNoCopy(2, s.instance);
+    q.bind(3, static_cast<int64_t>(s.at));
+    q.bindNoCopy(4, s.state);
+    q.bindNoCopy(5, s.reason);
+    bind_optional(q, 6, s.event_seq ? std::optional<std::int64_t>(s.event_seq) : std::nullopt);
+    q.exec();
+  }
+
+ private:
+  SQLite::Database& db_;
+  SQLite::Statement insert_charge_, update_charge_, insert_movement_, update_movement_,
+      insert_state_;
+};
+
+class Driver {
+ public:
+  Driver(SQLite::Database& db, const Catalog& catalog, const ReplayOptions& options)
+      : db_(db),
+        options_(options),
+        sink_(db),
+        sim_(catalog, sink_),
+        insert_event_(
+            db,
+            "INSERT OR IGNORE INTO event(account, id, time, type, instance, payload, "
+            "source_file, source_line, status) VALUES(?, ?, ?, ?, ?, ?, ?, ?, 'applied')"),
+        find_event_(db,
+                    "SELECT payload, source_file, source_line FROM event WHERE account = ? AND "
+                    "id = ?"),
+        reject_event_(db, "UPDATE event SET status = 'rejected' WHERE seq = ?"),
+        insert_reject_(db,
+                       "INSERT INTO reject(kind, source_file, source_line, account, event_id, "
+                       "time, field, reason, raw) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        find_reject_(db,
+                     "SELECT 1 FROM reject WHERE kind = ? AND source_file = ? AND "
+                     "source_line = ? AND raw = ? LIMIT 1"),
+        load_account_(db, "SELECT clock, state FROM account_state WHERE account = ?"),
+        save_account_(db,
+                      "INSERT INTO account_state(account, clock, state) VALUES(?, ?, ?) "
+                      "ON CONFLICT(account) DO UPDATE SET clock = excluded.clock, "
+                      "state = excluded.state") {}
+
+  void replay_file(const std::string& path) {
+    UsageEvent ev;
+    if (!options_.skip_invalid) {
+      // Pass 1: every line must parse before anything of the file is applied.
+      EventReader check(path);
+      while (true) {
+        const auto status = check.next(ev);
+        if (status == EventReader::Status::end) break;
+        if (status == EventReader::Status::malformed) throw check.error();
+      }
+    }
+    // Pass 2: apply.
+    EventReader reader(path);
+    while (true) {
+      const auto status = reader.next(ev);
+      if (status == EventReader::Status::end) break;
+      ++report.events_read;
+      if (status == EventReader::Status::malformed) {
+        if (!options_.skip_invalid) throw reader.error();  // the file changed under us
+        quarantine(reader);
+        continue;
+      }
+      apply(ev, path, reader.line_number(), reader.line_text());
+    }
+  }
+
+  void finish() {
+    std::optional<Seconds> clock;
+    {
+      SQLite::Statement q(db_, "SELECT clock FROM replay_clock WHERE one = 1");
+      if (q.executeStep()) clock = q.getColumn(0).getInt64();
+    }
+    if (max_seen_) clock = std::max(clock.value_or(*max_seen_), *max_seen_);
+    if (options_.until) {
+      const Seconds until = replay::to_seconds(*options_.until);
+      clock = std::max(clock.value_or(until), until);
+    }
+    if (clock) {
+      std::vector<std::string> names;
+      names.reserve(accounts_.size());
+      for (const auto& [name, a] : accounts_) names.push_back(name);
+      std::sort(names.begin(), names.end());
+      for (const auto& name : names) close_account(*accounts_.at(name), *clock);
+      // Accounts of earlier replays that had no events now.
+      std::vector<std::string> idle;
+      {
+        SQLite::Statement q(db_,
+                            "SELECT account FROM account_state WHERE clock < ? ORDER BY account");
+        q.bind(1, static_cast<int64_t>(*clock));
+        while (q.executeStep()) idle.push_back(q.getColumn(0).getString());
+      }
+      for (const auto& name : idle) {
+        if (accounts_.count(name)) continue;
+        auto a = load(name);
+        close_account(*a, *clock);
+      }
+      SQLite::Statement q(db_,
+                          "INSERT INTO replay_clock(one, clock) VALUES(1, ?) ON CONFLICT(one) DO "
+                          "UPDATE SET clock = excluded.clock");
+      q.bind(1, static_cast<int64_t>(*clock));
+      q.exec();
+      report.clock = replay::to_instant(*clock);
+    }
+    report.charge_rows = sim_.charge_rows;
+    report.settlements = sim_.settlements;
+  }
+
+  ReplayReport report;
+
+ private:
+  void apply(const UsageEvent& ev, const std::string& path, std::int64_t line,
+             const std::string& raw) {
+    const Seconds t = replay::to_seconds(ev.time);
+    max_seen_ = std::max(max_seen_.value_or(t), t);
+    payload_ = to_json(ev);
+    const std::string type(to_string(ev.type));
+    auto& q = insert_event_;
+    q.reset();
+    q.bindNoCopy(1, ev.account);
+    q.bindNoCopy(2, ev.id);
+    q.bind(3, static_cast<int64_t>(t));
+    q.bindNoCopy(4, type);
+    q.bindNoCopy(5, ev.instance);
+    q.bindNoCopy(6, payload_);
+    q.bindNoCopy(7, path);
+    q.bind(8, static_cast<int64_t>(line));
+    if (q.exec() == 0) {
+      duplicate(ev, path, line, raw);
+      return;
+    }
+    const std::int64_t seq = db_.getLastInsertRowid();
+    replay::Account& a = account(ev.account, t);
+    std::optional<std::string> reason;
+    if (t < a.clock) {
+      reason = "earlier than hours already settled for account " + ev.account + " (clock " +
+               format_instant(replay::to_instant(a.clock)) + "); usage logs must be in time order";
+    } else {
+      a.advance_to(sim_, t);
+      reason = a.apply(sim_, ev, seq);
+    }
+    if (!reason) {
+      ++report.applied;
+      return;
+    }
+    ++report.rejected;
+    reject_event_.reset();
+    reject_event_.bind(1, static_cast<int64_t>(seq));
+    reject_event_.exec();
+    add_reject("rule", path, line, ev.account, ev.id, t, "", *reason, raw);
+  }
+
+  void duplicate(const UsageEvent& ev, const std::string& path, std::int64_t line,
+                 const std::string& raw) {
+    ++report.duplicates;
+    auto& q = find_event_;
+    q.reset();
+    q.bind(1, ev.account);
+    q.bind(2, ev.id);
+    if (!q.executeStep()) return;
+    const std::string stored = q.getColumn(0).getString();
+    if (stored == payload_) return;  // the same event again: idempotent, nothing to say
+    const std::string where =
+        q.getColumn(1).getString() + ":" + std::to_string(q.getColumn(2).getInt64());
+    q.reset();
+    if (reject_exists("duplicate", path, line, raw)) return;
+    add_reject("duplicate", path, line, ev.account, ev.id, replay::to_seconds(ev.time), "id",
+               "id '" + ev.id + "' of account " + ev.account +
+                   " was already used for a different event (" + where + "); not applied",
+               raw);
+  }
+
+  void quarantine(const EventReader& reader) {
+    ++report.malformed_skipped;
+    if (reject_exists("malformed", reader.path(), reader.line_number(), reader.line_text())) return;
+    const InputError& e = reader.error();
+    add_reject("malformed", reader.path(), reader.line_number(), "", "", std::nullopt, e.field(),
+               e.reason(), reader.line_text());
+  }
+
+  bool reject_exists(const char* kind, const std::string& path, std::int64_t line,
+                     const std::string& raw) {
+    auto& q = find_reject_;
+    q.reset();
+    q.bind(1, kind);
+    q.bind(2, path);
+    q.bind(3, static_cast<int64_t>(line));
+    q.bind(4, raw);
+    const bool found = q.executeStep();
+    q.reset();
+    return found;
+  }
+
+  void add_reject(const char* kind, const std::string& path, std::int64_t line,
+                  const std::string& account, const std::string& event_id,
+                  std::optional<Seconds> time, const std::string& field, const std::string& reason,
+                  const std::string& raw) {
+    auto& q = insert_reject_;
+    q.reset();
+    q.bind(1, kind);
+    q.bind(2, path);
+    q.bind(3, static_cast<int64_t>(line));
+    q.bind(4, account);
+    q.bind(5, event_id);
+    if (time) {
+      q.bind(6, static_cast<int64_t>(*time));
+    } else {
+      q.bind(6);
+    }
+    q.bind(7, field);
+    q.bind(8, reason);
+    q.bind(9, raw);
+    q.exec();
+  }
+
+  std::unique_ptr<replay::Account> load(const std::string& name) {
+    auto& q = load_account_;
+    q.reset();
+    q.bind(1, name);
+    if (!q.executeStep()) return nullptr;
+    const Seconds clock = q.getColumn(0).getInt64();
+    const std::string state = q.getColumn(1).getString();
+    q.reset();
+    return replay::Account::load(name, clock, state);
+  }
+
+  replay::Account& account(const std::string& name, Seconds t) {
+    auto it = accounts_.find(name);
+    if (it != accounts_.end()) return *it->second;
+    auto a = load(name);
+    if (!a) {
+      a = std::make_unique<replay::Account>();
+      a->name = name;
+      a->clock = t;
+    }
+    return *accounts_.emplace(name, std::move(a)).first->second;
+  }
+
+  void close_account(replay::Account& a, Seconds clock) {
+    a.advance_to(sim_, clock);
+    a.write_open_runs(sim_);
+    const std::string state = a.save();
+    auto& q = save_account_;
+    q.reset();
+    q.bind(1, a.name);
+    q.bind(2, static_cast<int64_t>(a.clock));
+    q.bindNoCopy(3, state);
+    q.exec();
+  }
+
+  SQLite::Database& db_;
+  ReplayOptions options_;
+  SqlSink sink_;
+  replay::Sim sim_;
+  SQLite::Statement insert_event_, find_event_, reject_event_, insert_reject_, find_reject_,
+      load_account_, save_account_;
+  std::unordered_map<std::string, std::unique_ptr<replay::Account>> accounts_;
+  std::optional<Seconds> max_seen_;
+  std::string payload_;
+};
+
+}  // namespace
+
+ReplayReport replay_logs(Database& db, const Catalog& catalog,
+                         const std::vector<std::string>& paths, const ReplayOptions& options) {
+  auto& sql = sqlite(db);
+  try {
+    SQLite::Transaction tx(sql);
+    Driver driver(sql, catalog, options);
+    for (const auto& path : paths) driver.replay_file(path);
+    driver.finish();
+    tx.commit();
+    return driver.report;
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("replay: database error: ") + e.what());
+  }
+}
+
+ReplayReport replay_logs(Database& db, const std::vector<std::string>& paths,
+                         const ReplayOptions& options) {
+  const Catalog catalog = Catalog::load(db);
+  return replay_logs(db, catalog, paths, options);
+}
+
+}  // namespace gpubill

@@ -1,0 +1,392 @@
+// Resolving a workload against the catalog: names, defaults, contradictions.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "gpubill/catalog_offers.hpp"
+#include "gpubill/errors.hpp"
+#include "gpubill/workload.hpp"
+
+namespace gpubill {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
+  std::string out;
+  for (const auto& i : items) {
+    if (!out.empty()) out += sep;
+    out += i;
+  }
+  return out;
+}
+
+// Raises an InputError for the field at `pointer` ("/duration/hours", "/gpu/models/1"): names
+// the flag when a command-line flag set it, else the file, the object's pointer and the key.
+[[noreturn]] void fail(const Workload& w, const std::string& pointer, const std::string& reason) {
+  for (std::string p = pointer; !p.empty();) {
+    if (auto it = w.flags.find(p); it != w.flags.end()) {
+      throw InputError("command line", "", it->second, reason);
+    }
+    const auto slash = p.rfind('/');
+    p = slash == 0 || slash == std::string::npos ? std::string() : p.substr(0, slash);
+  }
+  const auto slash = pointer.rfind('/');
+  std::string place = slash == 0 ? "/" : pointer.substr(0, slash);
+  std::string field = pointer.substr(slash + 1);
+  if (!field.empty() && std::all_of(field.begin(), field.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      })) {
+    place = pointer;  // an array item: "/gpu/models/1", field "models"
+    const auto parent = pointer.substr(0, slash);
+    field = parent.substr(parent.rfind('/') + 1);
+  }
+  throw InputError(w.source, place, field, reason);
+}
+
+std::string item(const std::string& array_pointer, std::size_t i) {
+  return array_pointer + "/" + std::to_string(i);
+}
+
+std::optional<Decimal> throughput(const Gpu& g, Precision p) {
+  return p == Precision::fp32 ? g.fp32_tflops : g.fp16_tensor_tflops;
+}
+
+std::string gb(const std::optional<Decimal>& d) {
+  return d ? d->to_string() + " GB" : "unknown memory";
+}
+
+// Why a GPU misses the workload's GPU floors; empty when it meets them.
+std::vector<std::string> floor_misses(const Gpu& g, const Workload& w) {
+  std::vector<std::string> out;
+  const auto& need = w.gpu;
+  if (need.min_memory_gb && (!g.memory_gb || *g.memory_gb < *need.min_memory_gb)) {
+    out.push_back(g.id + " has " + gb(g.memory_gb) + ", below min_memory_gb " +
+                  need.min_memory_gb->to_string());
+  }
+  if (need.min_fp32_tflops && (!g.fp32_tflops || *g.fp32_tflops < *need.min_fp32_tflops)) {
+    out.push_back(g.id + " has " +
+                  (g.fp32_tflops ? g.fp32_tflops->to_string() + " FP32 TFLOPS" : "no FP32 figure") +
+                  ", below min_fp32_tflops " + need.min_fp32_tflops->to_string());
+  }
+  if (need.min_fp16_tflops &&
+      (!g.fp16_tensor_tflops || *g.fp16_tensor_tflops < *need.min_fp16_tflops)) {
+    out.push_back(g.id + " has " +
+                  (g.fp16_tensor_tflops ? g.fp16_tensor_tflops->to_string() + " FP16 TFLOPS"
+                                        : "no FP16 tensor figure") +
+                  ", below min_fp16_tflops " + need.min_fp16_tflops->to_string());
+  }
+  if (need.nvlink && !g.nvlink()) {
+    out.push_back(g.id + " uses " + (g.interconnect.empty() ? "an unknown bus" : g.interconnect) +
+                  ", not NVLink (nvlink is required)");
+  }
+  return out;
+}
+
+}  // namespace
+
+Precision parse_precision(std::string_view text) {
+  if (text == "fp32") return Precision::fp32;
+  if (text == "fp16") return Precision::fp16;
+  throw ParseError("unknown precision '" + std::string(text) + "' (expected fp32 or fp16)");
+}
+
+std::string_view to_string(Precision p) noexcept {
+  return p == Precision::fp32 ? "fp32" : "fp16";
+}
+
+std::string_view to_string(DurationKind kind) noexcept {
+  switch (kind) {
+    case DurationKind::hours:
+      return "hours";
+    case DurationKind::daily:
+      return "hours_per_day";
+    case DurationKind::months:
+      return "months";
+    case DurationKind::gpu_hours:
+      return "gpu_hours";
+    case DurationKind::pflop:
+      return "pflop";
+  }
+  return "?";
+}
+
+std::vector<std::string> closest_names(std::string_view name,
+                                       const std::vector<std::string>& candidates, std::size_t n) {
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& c : candidates) scored.emplace_back(edit_distance(name, c), c);
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (const auto& [distance, candidate] : scored) {
+    if (out.size() >= n) break;
+    if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
+  }
+  return out;
+}
+
+ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
+  ResolvedWorkload r;
+  r.spec = w;
+  const CatalogData& data = catalog.data();
+
+  // ---- GPUs
+  r.gpu_count = w.gpu.count.value_or(1);
+  if (r.gpu_count < 1) {
+    fail(w, "/gpu/count",
+         "count " + std::to_string(r.gpu_count) +
+             " contradicts a GPU workload: an offer needs at least one GPU");
+  }
+  r.min_fp32_tflops = w.gpu.min_fp32_tflops;
+  r.min_fp16_tflops = w.gpu.min_fp16_tflops;
+  r.min_memory_gb = w.gpu.min_memory_gb;
+  r.nvlink = w.gpu.nvlink;
+  for (std::size_t i = 0; i < w.gpu.models.size(); ++i) {
+    const std::string& name = w.gpu.models[i];
+    std::vector<const Gpu*> matched;
+    try {
+      matched = gpus_matching(catalog, name);  // the same rule as `gpubill catalog offers --gpu`
+    } catch (const NotFound& e) {
+      fail(w, item("/gpu/models", i), e.what());
+    }
+    std::vector<std::string> misses;
+    bool any_fits = false;
+    for (const Gpu* g : matched) {
+      auto m = floor_misses(*g, w);
+      any_fits = any_fits || m.empty();
+      misses.insert(misses.end(), m.begin(), m.end());
+    }
+    if (!any_fits) {
+      fail(w, item("/gpu/models", i),
+           "GPU '" + name +
+               "' contradicts the workload's own GPU constraints: " + join(misses, "; "));
+    }
+    for (const Gpu* g : matched) {
+      if (std::find(r.gpus.begin(), r.gpus.end(), g) == r.gpus.end()) r.gpus.push_back(g);
+    }
+    r.matched_names.emplace_back(name, matched);
+  }
+
+  // ---- host
+  r.min_vcpu = w.host.min_vcpu;
+  if (w.host.min_ram_gb) {
+    r.min_ram_gb = w.host.min_ram_gb;
+    r.ram_default = false;
+  }
+
+  // ---- storage and network
+  if (w.storage.dataset_gb || w.storage.headroom_gb) {
+    r.dataset_gb = w.storage.dataset_gb.value_or(Decimal{});
+    r.headroom_default = !w.storage.headroom_gb;
+    r.headroom_gb = w.storage.headroom_gb.value_or(Decimal(50));
+    r.storage_gb = r.dataset_gb + r.headroom_gb;
+    if (r.storage_gb->is_zero()) r.storage_gb.reset();
+  }
+  if (w.storage.disk_kind) r.disk_kind = *w.storage.disk_kind;
+  r.bandwidth_mbps = w.network.bandwidth_mbps;
+  if (r.bandwidth_mbps && *r.bandwidth_mbps == 0) r.bandwidth_mbps.reset();
+  r.egress_gb = w.network.egress_gb;
+
+  // ---- duration: exactly one kind
+  const auto& d = w.duration;
+  std::vector<std::pair<DurationKind, std::string>> given;
+  if (d.hours) given.emplace_back(DurationKind::hours, "hours");
+  if (d.hours_per_day || d.days)
+    given.emplace_back(DurationKind::daily, d.hours_per_day ? "hours_per_day" : "days");
+  if (d.months) given.emplace_back(DurationKind::months, "months");
+  if (d.gpu_hours) given.emplace_back(DurationKind::gpu_hours, "gpu_hours");
+  if (d.pflop) given.emplace_back(DurationKind::pflop, "pflop");
+  if (given.empty()) {
+    if (d.reference_gpu)
+      fail(w, "/duration/reference_gpu", "reference_gpu is given without gpu_hours");
+    fail(w, "/duration",
+         "no duration: give hours, hours_per_day and days, months, gpu_hours (work on a "
+         "reference GPU) or pflop (work at a precision and efficiency)");
+  }
+  if (given.size() > 1) {
+    std::vector<std::string> names;
+    for (const auto& g : given) names.push_back(g.second);
+    fail(w, "/duration/" + given[1].second,
+         join(names, " and ") + " are both given: they are contradictory durations, give one");
+  }
+  r.duration = given[0].first;
+  r.precision = d.precision.value_or(Precision::fp32);
+  const bool work = r.duration == DurationKind::gpu_hours || r.duration == DurationKind::pflop;
+  if (!work && d.precision)
+    fail(w, "/duration/precision", "precision applies only to gpu_hours or pflop work");
+  if (d.efficiency && r.duration != DurationKind::pflop) {
+    fail(w, "/duration/efficiency", "efficiency applies only to pflop work");
+  }
+  if (d.reference_gpu && r.duration != DurationKind::gpu_hours) {
+    fail(w, "/duration/reference_gpu", "reference_gpu applies only to gpu_hours work");
+  }
+  auto positive = [&](const std::optional<Decimal>& v, const char* key) {
+    if (v && v->sign() <= 0) {
+      fail(w, std::string("/duration/") + key, std::string(key) + " must be above 0");
+    }
+  };
+  switch (r.duration) {
+    case DurationKind::hours:
+      positive(d.hours, "hours");
+      r.hours = *d.hours;
+      break;
+    case DurationKind::daily:
+      if (!d.hours_per_day) fail(w, "/duration/days", "days is given without hours_per_day");
+      if (!d.days) fail(w, "/duration/hours_per_day", "hours_per_day is given without days");
+      positive(d.hours_per_day, "hours_per_day");
+      if (*d.hours_per_day > Decimal(24)) {
+        fail(w, "/duration/hours_per_day",
+             "hours_per_day " + d.hours_per_day->to_string() + " is more than a day has");
+      }
+      if (*d.days < 1) fail(w, "/duration/days", "days must be at least 1");
+      r.hours = *d.hours_per_day;
+      r.days = *d.days;
+      break;
+    case DurationKind::months:
+      if (*d.months < 1) fail(w, "/duration/months", "months must be at least 1");
+      r.months = *d.months;
+      r.hours = Decimal(720) * r.months;
+      break;
+    case DurationKind::gpu_hours: {
+      positive(d.gpu_hours, "gpu_hours");
+      r.work = *d.gpu_hours;
+      if (d.reference_gpu) {
+        r.reference_gpu = catalog.find_gpu(*d.reference_gpu);
+        if (!r.reference_gpu) {
+          const auto hint = catalog.closest_gpu_names(*d.reference_gpu);
+          fail(w, "/duration/reference_gpu",
+               "unknown GPU '" + *d.reference_gpu + "'" +
+                   (hint.empty() ? "" : " (closest known: " + join(hint) + ")"));
+        }
+      } else if (!w.gpu.models.empty()) {
+        r.reference_gpu = catalog.find_gpu(w.gpu.models.front());
+        if (!r.reference_gpu) r.reference_gpu = r.matched_names.front().second.front();
+      } else {
+        fail(w, "/duration/reference_gpu",
+             "gpu_hours needs the GPU they were measured on: give reference_gpu (or a GPU model)");
+      }
+      if (!throughput(*r.reference_gpu, r.precision)) {
+        fail(w, "/duration/reference_gpu",
+             "reference GPU " + r.reference_gpu->id + " has no " +
+                 std::string(to_string(r.precision)) + " throughput in the catalog");
+      }
+      break;
+    }
+    case DurationKind::pflop:
+      positive(d.pflop, "pflop");
+      r.work = *d.pflop;
+      r.efficiency = d.efficiency.value_or(Decimal(1));
+      if (r.efficiency.sign() <= 0 || r.efficiency > Decimal(1)) {
+        fail(w, "/duration/efficiency",
+             "efficiency " + r.efficiency.to_string() + " is not a fraction of peak in (0, 1]");
+      }
+      break;
+  }
+
+  // ---- providers and regions
+  std::vector<std::string> provider_ids;
+  for (const auto& p : data.providers) provider_ids.push_back(p.id);
+  for (std::size_t i = 0; i < w.providers.size(); ++i) {
+    const std::string id = lower(w.providers[i]);
+    if (!catalog.find_provider(id)) {
+      const auto hint = closest_names(w.providers[i], provider_ids);
+      fail(w, item("/providers", i),
+           "unknown provider '" + w.providers[i] + "'" +
+               (hint.empty() ? "" : " (closest known: " + join(hint) + ")"));
+    }
+    if (std::find(r.providers.begin(), r.providers.end(), id) == r.providers.end()) {
+      r.providers.push_back(id);
+    }
+  }
+  std::set<std::pair<std::string, std::string>> known_regions;  // (region, provider)
+  for (const auto& reg : data.regions) known_regions.emplace(reg.id, reg.provider);
+  for (const auto& p : data.prices) {
+    if (!p.region.empty()) known_regions.emplace(p.region, p.provider);
+  }
+  std::vector<std::string> region_ids;
+  for (const auto& [id, provider] : known_regions) {
+    if (region_ids.empty() || region_ids.back() != id) region_ids.push_back(id);
+  }
+  for (std::size_t i = 0; i < w.regions.size(); ++i) {
+    const std::string& id = w.regions[i];
+    std::vector<std::string> owners;
+    for (const auto& [rid, provider] : known_regions) {
+      if (rid == id) owners.push_back(provider);
+    }
+    if (owners.empty()) {
+      const auto hint = closest_names(id, region_ids);
+      fail(w, item("/regions", i),
+           "unknown region '" + id + "'" +
+               (hint.empty() ? "" : " (closest known: " + join(hint) + ")"));
+    }
+    if (!r.providers.empty() &&
+        std::none_of(owners.begin(), owners.end(), [&](const std::string& o) {
+          return std::find(r.providers.begin(), r.providers.end(), o) != r.providers.end();
+        })) {
+      fail(w, item("/regions", i),
+           "region '" + id + "' belongs to " + join(owners) + ", which the workload's providers (" +
+               join(r.providers) + ") exclude");
+    }
+    if (std::find(r.regions.begin(), r.regions.end(), id) == r.regions.end()) {
+      r.regions.push_back(id);
+    }
+  }
+
+  // ---- modes, currency, date
+  for (std::size_t i = 0; i < w.modes.size(); ++i) {
+    try {
+      const BillingMode m = parse_billing_mode(w.modes[i]);
+      if (std::find(r.modes.begin(), r.modes.end(), m) == r.modes.end()) r.modes.push_back(m);
+    } catch (const ParseError& e) {
+      fail(w, item("/modes", i), e.what());
+    }
+  }
+  if (r.modes.empty()) {
+    r.modes = {BillingMode::payg, BillingMode::prepaid, BillingMode::spot, BillingMode::reserved_1y,
+               BillingMode::reserved_3y};
+  }
+  if (w.currency) {
+    try {
+      r.currency = Currency::parse(*w.currency);
+      r.currency_default = false;
+    } catch (const ParseError& e) {
+      fail(w, "/currency", e.what());
+    }
+  }
+  if (w.date) {
+    try {
+      r.at = parse_instant(*w.date, true);
+      r.at_default = false;
+    } catch (const ParseError& e) {
+      fail(w, "/date", e.what());
+    }
+  } else {
+    const auto latest = catalog.latest_price_date();
+    if (!latest) fail(w, "/date", "the catalog holds no prices, so there is no default date");
+    r.at = *latest;
+  }
+  return r;
+}
+
+}  // namespace gpubill

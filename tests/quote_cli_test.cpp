@@ -1,0 +1,139 @@
+// `gpubill quote` and `gpubill advise` end to end on the bundled catalog (checks the shape of
+// the output, not the bundled prices, which may change).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "temp_dir.hpp"
+
+using gpubill::testing::TempDir;
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+Run cli(const TempDir& dir, const std::string& args, bool with_stderr = true) {
+  Run r;
+  const std::string command = std::string("'") + GPUBILL_CLI_PATH + "' " + args + " --db '" +
+                              dir.file("q.db") + "'" + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  char buffer[4096];
+  std::size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string workload(const char* name) {
+  return std::string("'") + GPUBILL_SOURCE_DIR + "/fixtures/workloads/" + name + "'";
+}
+
+}  // namespace
+
+TEST_CASE("gpubill quote ranks offers in one currency", "[quote][cli]") {
+  TempDir dir;
+  const Run r = cli(dir, "quote --gpu V100 --count 1 --hours 720");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("total_CNY"));
+  CHECK_THAT(r.output, Catch::Contains("RAM floor: at least the total GPU memory"));
+  CHECK_THAT(r.output, Catch::Contains("tencent"));
+  CHECK_THAT(r.output, Catch::Contains("aws"));
+  CHECK_THAT(r.output, Catch::Contains("unknown"));
+  CHECK_THAT(r.output, Catch::Contains("FX: 1 USD = "));
+}
+
+TEST_CASE("gpubill quote --format json and csv", "[quote][cli]") {
+  TempDir dir;
+  const Run j = cli(dir, "quote --gpu V100 --hours 720 --format json --top 5", false);
+  REQUIRE(j.status == 0);
+  const auto doc = nlohmann::json::parse(j.output);
+  CHECK(doc["currency"] == "CNY");
+  REQUIRE(doc["lines"].size() >= 5);
+  CHECK(doc["lines"][0]["rank"] == 1);
+  CHECK(doc["lines"][0]["priced"] == true);
+  CHECK(doc["lines"][0]["total"]["currency"] == "CNY");
+  const Run c = cli(dir, "quote --gpu V100 --hours 720 --format csv");
+  REQUIRE(c.status == 0);
+  CHECK_THAT(c.output, Catch::StartsWith("rank,provider,region,instance_type,gpus,mode,total_CNY"));
+}
+
+TEST_CASE("gpubill quote --explain shows one offer's arithmetic", "[quote][cli]") {
+  TempDir dir;
+  const Run r = cli(dir, "quote --gpu V100 --hours 720 --explain 1");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("(rank 1)"));
+  CHECK_THAT(r.output, Catch::Contains("price row #"));
+  CHECK_THAT(r.output, Catch::Contains("policy row #"));
+  CHECK_THAT(r.output, Catch::Contains("total: "));
+  const Run bad = cli(dir, "quote --gpu V100 --hours 720 --explain nosuchinstance");
+  CHECK(bad.status == 1);
+  CHECK_THAT(bad.output, Catch::Contains("no offer in this quote matches"));
+}
+
+TEST_CASE("gpubill quote reads workload files, flags override them", "[quote][cli]") {
+  TempDir dir;
+  const Run r = cli(dir, "quote " + workload("prepaid-14-months.json"));
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("prepaid 14 months (terms 12 + 2)"));
+  const Run o = cli(dir, "quote " + workload("v100-month.json") + " --hours 10 --provider aws");
+  INFO(o.output);
+  CHECK(o.status == 0);
+  CHECK_THAT(o.output, Catch::Contains("duration: 10 h"));
+  CHECK_THAT(o.output, !Catch::Contains("tencent"));
+}
+
+TEST_CASE("gpubill quote: bad input and a workload nothing fits", "[quote][cli]") {
+  TempDir dir;
+  Run r = cli(dir, "quote --gpu V1OO --hours 1");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output,
+             Catch::Contains("command line: field '--gpu'") && Catch::Contains("closest known"));
+  r = cli(dir, "quote --gpu T4 --hours 1 --gpu-hours 5");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("hours and gpu_hours are both given"));
+  r = cli(dir, "quote --gpu H100 --count 3 --hours 10");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("No offer fits this workload"));
+  CHECK_THAT(r.output, Catch::Contains("8 × H100 per instance, the workload needs 3"));
+  const std::string bad = dir.write("bad.json", R"({"duration": {"hours": 1.5}})");
+  r = cli(dir, "quote '" + bad + "'");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("bad.json:/duration: field 'hours'"));
+}
+
+TEST_CASE("gpubill advise prints the article's advice applied", "[quote][cli][advise]") {
+  TempDir dir;
+  const Run r = cli(dir, "advise " + workload("resnet-training-4gpu.json"));
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("RAM"));
+  CHECK_THAT(r.output, Catch::Contains("100–150 MB/s"));
+  CHECK_THAT(r.output, Catch::Contains("4 GPUs: prefer NVLink"));
+  CHECK_THAT(r.output, Catch::Contains("150 GB data set + 50 GB headroom"));
+  const Run j = cli(dir, "advise --gpu T4 --format json", false);
+  REQUIRE(j.status == 0);
+  CHECK(nlohmann::json::parse(j.output)["items"].size() == 5);
+}
+
+TEST_CASE("every sample workload quotes on the bundled catalog", "[quote][cli]") {
+  TempDir dir;
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::filesystem::path(GPUBILL_SOURCE_DIR) / "fixtures" / "workloads")) {
+    const Run r = cli(dir, "quote '" + entry.path().string() + "'");
+    INFO(entry.path() << "\n" << r.output);
+    CHECK(r.status == 0);
+  }
+}

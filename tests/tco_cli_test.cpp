@@ -1,0 +1,112 @@
+// `gpubill lease-vs-buy` end to end on the bundled catalog and the sample configurations in
+// fixtures/tco/ (checks the shape of the output and the buy side, which does not depend on the
+// bundled prices; the rent side is checked against a fixed catalog in tco_rent_test).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+#include "temp_dir.hpp"
+
+using gpubill::testing::TempDir;
+
+namespace {
+
+struct TcoRun {
+  int status = -1;
+  std::string output;
+};
+
+TcoRun lease_vs_buy(const TempDir& dir, const std::string& args, bool with_stderr = true) {
+  TcoRun r;
+  const std::string command = std::string("'") + GPUBILL_CLI_PATH + "' lease-vs-buy " + args +
+                              " --db '" + dir.file("tco.db") + "'" +
+                              (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  char buffer[4096];
+  std::size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string sample(const char* name) {
+  return std::string("'") + GPUBILL_SOURCE_DIR + "/fixtures/tco/" + name + "'";
+}
+
+}  // namespace
+
+TEST_CASE("gpubill lease-vs-buy reads a sample configuration", "[tco][cli]") {
+  TempDir dir;
+  const TcoRun r = lease_vs_buy(dir, sample("dgx1-8xv100.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("== lease vs buy (USD) =="));
+  CHECK_THAT(r.output, Catch::Contains("payg_verdict"));
+  CHECK_THAT(r.output, Catch::Contains("payg_break_even_utilisation"));
+  CHECK_THAT(r.output, Catch::Contains("rule_of_thumb"));
+  CHECK_THAT(r.output, Catch::Contains("a year's rent ≈ price / 3 + a small fee = 49666.67 USD"));
+  CHECK_THAT(r.output, Catch::Contains("179608.64 USD"));  // the buy total (tco_buy_test)
+  CHECK_THAT(r.output, Catch::Contains("== rent options (USD) =="));
+  CHECK_THAT(r.output, Catch::Contains("== cumulative cost by month (USD) =="));
+}
+
+TEST_CASE("gpubill lease-vs-buy flags override the file, json and csv output", "[tco][cli]") {
+  TempDir dir;
+  const TcoRun j = lease_vs_buy(
+      dir, sample("dgx1-8xv100.json") + " --utilisation 0.5 --horizon 24 --format json", false);
+  REQUIRE(j.status == 0);
+  const auto doc = nlohmann::json::parse(j.output);
+  CHECK(doc["currency"] == "USD");
+  CHECK(doc["inputs"]["utilisation"] == "0.5");
+  CHECK(doc["inputs"]["horizon_months"] == 24);
+  CHECK(doc["months"].size() == 25);
+  CHECK(doc["months"][0]["buy"]["cumulative"] == "149000");
+  CHECK(doc["buy"]["power_per_month"] == "175.2");  // 350.40 × 0.5
+  REQUIRE(doc["comparisons"].size() >= 1);
+  CHECK(doc["comparisons"][0]["mode"] == "payg");
+  CHECK(doc["comparisons"][0]["break_even_utilisation"]["kind"] == "renting_below");
+  CHECK(doc["rule_of_thumb"]["price_over_3"] == "49666.666666666667");
+
+  const TcoRun c = lease_vs_buy(dir,
+                                "--gpu V100 --count 8 --price '149000 USD' --host-watts 800 "
+                                "--utilisation 0.6 --date 2019-07-01 --format csv",
+                                false);
+  REQUIRE(c.status == 0);
+  CHECK(c.output.rfind("month,buy,rent_payg,rent_prepaid,cheapest,buy_pv,", 0) == 0);
+  CHECK_THAT(c.output, Catch::Contains("\n36,179608.64,"));
+}
+
+TEST_CASE("gpubill lease-vs-buy rejects bad input with a clear message", "[tco][cli]") {
+  TempDir dir;
+  const std::string base = "--gpu V100 --count 8 --price 149000 --date 2019-07-01 ";
+  struct Case {
+    std::string args, message;
+  };
+  const std::vector<Case> cases = {
+      {base + "--utilisation 1.5", "lease-vs-buy: utilisation: must be between 0 and 1"},
+      {base, "lease-vs-buy: utilisation: is required"},
+      {base + "--utilisation 0.6 --horizon 0", "lease-vs-buy: horizon_months: must be from 1"},
+      {"--gpu V100 --count 8 --price=-5 --utilisation 0.6",
+       "lease-vs-buy: hardware_price: must be positive, got -5 USD"},
+      {"--gpu V1OO --count 8 --price 1 --utilisation 0.6", "closest known: V100"},
+      {base + "--utilisation 0.6 --pue abc", "--pue"},
+      {"'" + dir.file("missing.json") + "'", "cannot read the file"},
+  };
+  for (const auto& k : cases) {
+    const TcoRun r = lease_vs_buy(dir, k.args);
+    INFO(k.args << "\n" << r.output);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains(k.message));
+  }
+  const std::string bad = dir.write("bad.json", R"({"gpu": "V100", "count": 8, "pue": 1.5})");
+  const TcoRun r = lease_vs_buy(dir, "'" + bad + "'");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("bad.json:: field 'pue'") ||
+                           Catch::Contains("field 'pue': expected an exact decimal"));
+}
