@@ -26,7 +26,7 @@ Advice QuoteEngine::advise(const ResolvedWorkload& workload) const {
   const Index& ix = *index_;
   Advice advice;
   std::size_t checked = 0, ram_ok = 0, ssd_fits = 0, nvlink = 0;
-  for (const Offer& o : ix.offers) {
+  for (const IndexedOffer& o : ix.offers) {
     if (!ctx.providers[o.provider].allowed || !ctx.region_ok(o) || !o.gpu) continue;
     if (!ctx.gpus[static_cast<std::size_t>(o.gpu_index)].ok) continue;
     if (o.gpu_count_whole != workload.gpu_count) continue;

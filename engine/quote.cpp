@@ -203,12 +203,12 @@ const CurrencyRate* Ctx::rate_for(Currency c) {
   return &rates.back();
 }
 
-const Usage& Ctx::usage(const Offer& o) const {
+const Usage& Ctx::usage(const IndexedOffer& o) const {
   const GpuCheck& gc = gpus[static_cast<std::size_t>(o.gpu_index)];
   return gc.usage ? *gc.usage : fixed_usage;
 }
 
-int Ctx::usage_key(const Offer& o) const {
+int Ctx::usage_key(const IndexedOffer& o) const {
   return gpus[static_cast<std::size_t>(o.gpu_index)].usage ? o.gpu_index + 1 : 0;
 }
 
@@ -402,7 +402,7 @@ PartCost Ctx::compute_part(bool network, std::uint16_t provider, const Usage& u,
   return pc;
 }
 
-PartCost Ctx::part(bool network, const Offer& o, bool prepaid, LinePart* out) {
+PartCost Ctx::part(bool network, const IndexedOffer& o, bool prepaid, LinePart* out) {
   if (network ? !w.bandwidth_mbps && !w.egress_gb : !w.storage_gb) return {};
   if (!network && w.storage_gb && o.local_ssd_gb > 0 && Decimal(o.local_ssd_gb) >= *w.storage_gb) {
     PartCost pc;
@@ -428,7 +428,7 @@ PartCost Ctx::part(bool network, const Offer& o, bool prepaid, LinePart* out) {
 
 // ---- pricing one line --------------------------------------------------------------------
 
-Inputs Ctx::resolve(const Offer& o, int m) {
+Inputs Ctx::resolve(const IndexedOffer& o, int m) {
   Inputs in;
   const BillingMode mode = kModes[static_cast<std::size_t>(m)];
   in.host = ix.in_force(o.rows[static_cast<std::size_t>(m)], t);
@@ -465,7 +465,7 @@ Inputs Ctx::resolve(const Offer& o, int m) {
   return in;
 }
 
-int128_t Ctx::lower_bound(const Offer& o, int m, const Inputs& in) {
+int128_t Ctx::lower_bound(const IndexedOffer& o, int m, const Inputs& in) {
   const BillingMode mode = kModes[static_cast<std::size_t>(m)];
   const int128_t price =
       int128_t{in.host->micro} + (in.gpu ? int128_t{in.gpu->micro} * o.attached : 0);
@@ -490,7 +490,7 @@ int128_t Ctx::lower_bound(const Offer& o, int m, const Inputs& in) {
   return bound + s.converted.units() + n.converted.units();
 }
 
-Decimal Ctx::exact(const Offer& o, int m, const Inputs& in, QuoteLine* line) {
+Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* line) {
   const BillingMode mode = kModes[static_cast<std::size_t>(m)];
   const Usage& u = *in.usage;
   const BillingPolicy& policy = *in.pc->policy;
@@ -584,12 +584,11 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   Tallies tallies(ix.families.size());
   QuoteResult result;
 
-  auto exclude = [&](std::uint32_t offer, const Offer& o, Exclude why, std::uint32_t detail) {
-    tallies.add(o.family, why, detail, offer);
-  };
+  auto exclude = [&](std::uint32_t offer, const IndexedOffer& o, Exclude why,
+                     std::uint32_t detail) { tallies.add(o.family, why, detail, offer); };
 
   for (std::uint32_t i = 0; i < ix.offers.size(); ++i) {
-    const Offer& o = ix.offers[i];
+    const IndexedOffer& o = ix.offers[i];
     // ---- does the offer fit?
     if (!ctx.providers[o.provider].allowed) {
       exclude(i, o, Exclude::provider, 0);

@@ -40,7 +40,7 @@ std::string span_dates(const QuoteEngine::Index& ix, const Span& s, std::int64_t
 
 }  // namespace
 
-void fill_identity(Ctx& ctx, const Offer& o, int mode, QuoteLine& line) {
+void fill_identity(Ctx& ctx, const IndexedOffer& o, int mode, QuoteLine& line) {
   const auto& data = ctx.catalog.data();
   line.offer_id = ctx.ix.offer_id(ctx.catalog, o);
   line.id = line.offer_id + "/" + (mode == kNoMode ? std::string("-") : mode_name(mode));
@@ -59,7 +59,7 @@ void fill_identity(Ctx& ctx, const Offer& o, int mode, QuoteLine& line) {
   }
 }
 
-QuoteLine build_line(Ctx& ctx, const Offer& o, int m) {
+QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
   QuoteLine line;
   fill_identity(ctx, o, m, line);
   const Inputs in = ctx.resolve(o, m);
@@ -178,7 +178,7 @@ QuoteLine build_line(Ctx& ctx, const Offer& o, int m) {
   return line;
 }
 
-QuoteLine build_unknown(Ctx& ctx, const Offer& o, int m, Unknown why) {
+QuoteLine build_unknown(Ctx& ctx, const IndexedOffer& o, int m, Unknown why) {
   QuoteLine line;
   fill_identity(ctx, o, m, line);
   const std::string on = " in force on " + format_day(ctx.day);
@@ -223,7 +223,7 @@ QuoteLine build_unknown(Ctx& ctx, const Offer& o, int m, Unknown why) {
   return line;
 }
 
-std::string exclusion_text(Ctx& ctx, Exclude why, const Offer& o) {
+std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& o) {
   const auto& w = ctx.w;
   const Gpu* g = o.gpu;
   auto list = [](const std::vector<std::string>& v) {
@@ -318,7 +318,7 @@ std::vector<FamilyExclusion> build_exclusions(Ctx& ctx, const Tallies& t) {
       return a->count != b->count ? a->count > b->count : a->example < b->example;
     });
     for (const Tally* tally : tallies) {
-      const Offer& example = ctx.ix.offers[tally->example];
+      const IndexedOffer& example = ctx.ix.offers[tally->example];
       fe.offers += tally->count;
       // The text depends on the reason, its detail and the GPU, except for vCPU and RAM
       // figures, which are the example's own.

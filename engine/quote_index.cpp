@@ -11,6 +11,8 @@
 
 namespace gpubill {
 
+using namespace quote_detail;
+
 namespace {
 
 constexpr char kSep = '\x1f';
@@ -154,7 +156,7 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     }
     if (named.empty()) named.insert(std::string());  // every region of the provider
     for (const auto& region : named) {
-      Offer o;
+      IndexedOffer o;
       o.type = &it;
       o.gpu = gpu;
       if (gpu) o.gpu_index = gpu_index.at(gpu);
@@ -211,21 +213,21 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
   std::vector<std::size_t> order(offers.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const Offer& x = offers[a];
-    const Offer& y = offers[b];
+    const IndexedOffer& x = offers[a];
+    const IndexedOffer& y = offers[b];
     const auto& xg = x.gpu ? x.gpu->id : std::string();
     const auto& yg = y.gpu ? y.gpu->id : std::string();
     return std::tie(data.providers[x.provider].id, regions[x.region], x.type->id, xg, x.attached) <
            std::tie(data.providers[y.provider].id, regions[y.region], y.type->id, yg, y.attached);
   });
-  std::vector<Offer> sorted;
+  std::vector<IndexedOffer> sorted;
   sorted.reserve(offers.size());
   for (std::size_t i : order) sorted.push_back(offers[i]);
   offers.swap(sorted);
   // Lay the rows out in offer order, so that a quote reads them front to back.
   std::vector<RowRef> laid;
   laid.reserve(rows.size());
-  for (Offer& o : offers) {
+  for (IndexedOffer& o : offers) {
     for (auto* spans : {&o.rows, &o.gpu_rows}) {
       for (Span& s : *spans) {
         const std::uint32_t begin = static_cast<std::uint32_t>(laid.size());
@@ -237,13 +239,13 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
   rows.swap(laid);
 }
 
-std::string QuoteEngine::Index::instance_label(const Offer& o) const {
+std::string QuoteEngine::Index::instance_label(const IndexedOffer& o) const {
   if (o.attached == 0) return o.type->id;
   return o.type->id + "+" + std::to_string(o.attached) + "×" +
          (o.gpu ? o.gpu->id : std::string("GPU"));
 }
 
-std::string QuoteEngine::Index::offer_id(const Catalog& catalog, const Offer& o) const {
+std::string QuoteEngine::Index::offer_id(const Catalog& catalog, const IndexedOffer& o) const {
   const std::string& region = regions[o.region];
   return catalog.data().providers[o.provider].id + "/" + (region.empty() ? "*" : region) + "/" +
          instance_label(o);

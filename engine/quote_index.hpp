@@ -13,6 +13,9 @@
 
 namespace gpubill {
 
+// The index's types live in quote_detail (gpubill::Offer is the catalog listing's).
+namespace quote_detail {
+
 inline constexpr int kModeCount = 5;  // payg, prepaid, spot, reserved_1y, reserved_3y
 inline constexpr std::array<BillingMode, kModeCount> kModes = {
     BillingMode::payg, BillingMode::prepaid, BillingMode::spot, BillingMode::reserved_1y,
@@ -43,7 +46,7 @@ struct Span {
   std::uint16_t count = 0;
 };
 
-struct Offer {
+struct IndexedOffer {
   const InstanceType* type = nullptr;
   const Gpu* gpu = nullptr;           // nullptr: no GPU known for this offer
   std::int32_t gpu_index = -1;        // into catalog.data().gpus
@@ -75,8 +78,16 @@ struct DiscountGroup {
   std::string family;  // a family to ask Catalog::discount_at with; empty = provider-wide
 };
 
+}  // namespace quote_detail
+
 struct QuoteEngine::Index {
-  std::vector<Offer> offers;         // sorted by provider, region, instance type, GPU, GPU count
+  using RowRef = quote_detail::RowRef;
+  using Span = quote_detail::Span;
+  using IndexedOffer = quote_detail::IndexedOffer;
+  using Family = quote_detail::Family;
+  using DiscountGroup = quote_detail::DiscountGroup;
+
+  std::vector<IndexedOffer> offers;  // sorted by provider, region, instance type, GPU, GPU count
   std::vector<RowRef> rows;          // spans point here
   std::vector<Currency> currencies;  // of the price rows
   std::vector<std::string> regions;  // "" = every region (the provider names none)
@@ -100,8 +111,8 @@ struct QuoteEngine::Index {
 
   // "tencent/*/GN10X.2XLARGE40" (* = every region),
   // "google/us-central1/n1-standard-8+4×V100-SXM2-16GB".
-  std::string offer_id(const Catalog& catalog, const Offer& o) const;
-  std::string instance_label(const Offer& o) const;
+  std::string offer_id(const Catalog& catalog, const IndexedOffer& o) const;
+  std::string instance_label(const IndexedOffer& o) const;
 };
 
 }  // namespace gpubill

@@ -164,9 +164,9 @@ struct Ctx {
   std::unordered_map<std::uint64_t, PartCost> part_cache;
 
   const CurrencyRate* rate_for(Currency c);
-  const Usage& usage(const Offer& o) const;
-  int usage_key(const Offer& o) const;
-  bool region_ok(const Offer& o) const {
+  const Usage& usage(const IndexedOffer& o) const;
+  int usage_key(const IndexedOffer& o) const;
+  bool region_ok(const IndexedOffer& o) const {
     return ix.regions[o.region].empty() ? provider_any_region[o.provider] != 0
                                         : region_allowed[o.region] != 0;
   }
@@ -176,20 +176,20 @@ struct Ctx {
 
   PartCost compute_part(bool network, std::uint16_t provider, const Usage& u, bool prepaid,
                         LinePart* out);
-  PartCost part(bool network, const Offer& o, bool prepaid, LinePart* out);
+  PartCost part(bool network, const IndexedOffer& o, bool prepaid, LinePart* out);
 
-  Inputs resolve(const Offer& o, int mode);
-  int128_t lower_bound(const Offer& o, int mode, const Inputs& in);
+  Inputs resolve(const IndexedOffer& o, int mode);
+  int128_t lower_bound(const IndexedOffer& o, int mode, const Inputs& in);
   // The exact total in the comparison currency; fills `line` (compute, plan, parts, FX) if set.
-  Decimal exact(const Offer& o, int mode, const Inputs& in, QuoteLine* line);
+  Decimal exact(const IndexedOffer& o, int mode, const Inputs& in, QuoteLine* line);
 };
 
-QuoteLine build_line(Ctx& ctx, const Offer& o, int mode);
-QuoteLine build_unknown(Ctx& ctx, const Offer& o, int mode, Unknown why);
+QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int mode);
+QuoteLine build_unknown(Ctx& ctx, const IndexedOffer& o, int mode, Unknown why);
 std::vector<FamilyExclusion> build_exclusions(Ctx& ctx, const Tallies& tallies);
 std::vector<std::string> assumptions(Ctx& ctx);
-std::string exclusion_text(Ctx& ctx, Exclude why, const Offer& example);
+std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& example);
 // Fills a line's identity (ids, labels, GPU) from its offer.
-void fill_identity(Ctx& ctx, const Offer& o, int mode, QuoteLine& line);
+void fill_identity(Ctx& ctx, const IndexedOffer& o, int mode, QuoteLine& line);
 
 }  // namespace gpubill::quote_detail
