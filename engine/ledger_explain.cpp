@@ -193,6 +193,12 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed)
     expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
     expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
     expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
+    // Metered seconds come in whole units of the policy's granularity (per GPU / GB / Mbps).
+    const std::int64_t unit = std::max(1, policy.metering_granularity_seconds);
+    if (seconds % unit != 0) {
+      x.mismatches.push_back("quantity " + std::to_string(seconds) + " " + c.unit +
+                             " is not whole metering units of " + std::to_string(unit) + " s");
+    }
     x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
   } else if (order && is_whole(c.quantity) && c.quantity.sign() > 0) {
     const int months = static_cast<int>(c.quantity.truncate_to_int());
@@ -259,7 +265,10 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed)
         rounding_step(policy, c.billed_amount, c.rounding) +
         " (not re-derivable from the row alone" + (c.note.empty() ? "" : ": " + c.note) + ")");
     x.derivation = Derivation::not_derivable;
+    return;
   }
+  // How replay got the quantity (metering, minimums) or the discount, as it recorded it.
+  if (!c.note.empty()) x.arithmetic.push_back("note: " + c.note);
 }
 
 }  // namespace

@@ -134,6 +134,12 @@ struct Run {
 
 struct Instance;
 
+struct Balance {
+  Decimal amount;
+  bool funded = false;  // topped up at least once: arrears rules apply
+  std::optional<Seconds> negative_since;
+};
+
 struct ProviderInfo {
   const Provider* provider = nullptr;
   std::optional<Calendar> calendar;
@@ -188,12 +194,7 @@ struct Instance {
   Decimal paid, monthly, factor;
   std::array<Seconds, kTimerKinds> timers{};  // 0 = not set
   ProviderInfo* pinfo = nullptr;              // cache, not saved
-};
-
-struct Balance {
-  Decimal amount;
-  bool funded = false;  // topped up at least once: arrears rules apply
-  std::optional<Seconds> negative_since;
+  Balance* bal = nullptr;                     // cache of the account's balance in `currency`
 };
 
 class Sim;
@@ -259,6 +260,10 @@ class Account {
 
   // balances
   Balance& balance(Currency c) { return balances[std::string(c.code())]; }
+  Balance& balance_of(Instance& inst) {
+    if (!inst.bal) inst.bal = &balance(inst.currency);
+    return *inst.bal;
+  }
   void credit(Sim&, Currency c, Decimal amount, Seconds t, std::int64_t seq);
   void after_debit(Sim&, Currency c, Seconds t);
 

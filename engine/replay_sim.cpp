@@ -28,6 +28,13 @@ std::string money_text(Decimal d, Currency c) {
   return d.to_string() + " " + c.to_string();
 }
 
+// The same events (nearly always one): cheaper than vector == for the hourly fast path.
+bool same_seqs(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() == 1) return a[0] == b[0];
+  return a == b;
+}
+
 bool is_compute(const Meter& m) {
   return m.source == Source::instance || m.source == Source::gpu;
 }
@@ -427,14 +434,16 @@ void Account::deactivate(Sim& sim, Meter& m, Seconds t, bool min_run) {
   m.last_use = t;
   m.active = false;
   if (min_run && is_compute(m)) {
-    const auto pol = sim.policy_at(m.owner->provider, t);
+    const BillingPolicy* policy = t >= m.cache_from && t < m.cache_until && m.policy
+                                      ? m.policy
+                                      : sim.policy_at(m.owner->provider, t).row;
     const Seconds run = t - m.run_started;
-    const Seconds minimum = pol.row ? pol.row->min_charge_seconds_per_run : 0;
+    const Seconds minimum = policy ? policy->min_charge_seconds_per_run : 0;
     if (run < minimum) {
       m.extra += minimum - run;
       if (!m.note.empty()) m.note += "; ";
       m.note += "minimum " + std::to_string(minimum) + " s per run (policy " +
-                std::to_string(pol.row->id) + "): the run of " + std::to_string(run) + " s from " +
+                std::to_string(policy->id) + "): the run of " + std::to_string(run) + " s from " +
                 when(m.run_started) + " is billed " + std::to_string(minimum) + " s (+" +
                 std::to_string(minimum - run) + " s)";
     }
@@ -583,8 +592,8 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
       const bool full =
           m.first_use == e - kHour && m.used == kHour && m.extra == 0 && m.note.empty();
       if (full && r.repeat > 0 && r.full_hour && r.end == e - kHour && r.price_id == price_id &&
-          r.unit_price == price->amount() && r.policy_id == policy.id && r.seqs == m.seqs &&
-          r.instance_type == label) {
+          r.unit_price == price->amount() && r.policy_id == policy.id &&
+          same_seqs(r.seqs, m.seqs) && (m.source == Source::instance || r.instance_type == label)) {
         ++r.repeat;
         r.end = e;
         if (r.row_id) r.dirty = true;
@@ -616,7 +625,7 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
         }
       }
       r.settled_at = e;
-      balance(inst.currency).amount -= r.billed;
+      balance_of(inst).amount -= r.billed;
       inst.lifetime_billed += r.billed;
       ++sim.settlements;
     }
@@ -641,9 +650,8 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
   Seconds next = kNever, valid_until = kNever, grid_until = kNever;
   bool steady = true;
   std::size_t w = 0;
-  // Currencies debited at e (few): checked for arrears once all of e is settled.
-  std::array<Currency, 4> touched{Currency::parse("CNY"), Currency::parse("CNY"),
-                                  Currency::parse("CNY"), Currency::parse("CNY")};
+  // Balances debited at e (few): checked for arrears once all of e is settled.
+  std::array<Instance*, 4> touched{};
   std::size_t n_touched = 0;
   bool overflow_touched = false;
   for (std::size_t i = 0; i < live_.size(); ++i) {
@@ -660,13 +668,17 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
     }
     settle_meter(sim, *m, e);
     settled.push_back(m);
-    const Currency c = m->owner->currency;
-    if (std::find(touched.begin(), touched.begin() + static_cast<std::ptrdiff_t>(n_touched), c) ==
-        touched.begin() + static_cast<std::ptrdiff_t>(n_touched)) {
-      if (n_touched < touched.size())
-        touched[n_touched++] = c;
-      else
-        overflow_touched = true;
+    {
+      const Balance* b = &balance_of(*m->owner);
+      bool seen = false;
+      for (std::size_t k = 0; k < n_touched; ++k) seen = seen || touched[k]->bal == b;
+      if (!seen) {
+        if (n_touched < touched.size()) {
+          touched[n_touched++] = m->owner;
+        } else {
+          overflow_touched = true;
+        }
+      }
     }
     if (m->hour_end == 0) {
       m->listed = false;
@@ -683,7 +695,7 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
                       e >= m->cache_from && e < m->cache_until && meter_price(*m) && m->policy &&
                       meter_price_id(*m) == r.price_id &&
                       meter_price(*m)->amount() == r.unit_price && m->policy->id == r.policy_id &&
-                      r.instance_type == label_of(*m);
+                      (m->source == Source::instance || r.instance_type == label_of(*m));
     if (!same) {
       steady = false;
       continue;
@@ -697,11 +709,16 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
   if (overflow_touched) {
     for (auto& [code, b] : balances) after_debit(sim, Currency::parse(code), e);
   } else {
-    for (std::size_t i = 0; i < n_touched; ++i) after_debit(sim, touched[i], e);
+    for (std::size_t i = 0; i < n_touched; ++i) {
+      const Balance& b = *touched[i]->bal;
+      if (b.funded && b.amount.sign() < 0 && !b.negative_since) {
+        after_debit(sim, touched[i]->currency, e);
+      }
+    }
   }
   for (Meter* m : settled) {
     if (m->run.repeat > 0 && m->run.settled_at == e) {
-      m->run.balance_after = balance(m->owner->currency).amount;
+      m->run.balance_after = balance_of(*m->owner).amount;
     }
   }
   // Meters whose run ended: write the final row; retired ones leave their instance.
@@ -776,7 +793,7 @@ void Account::bulk(Sim& sim, Seconds e, Seconds bound, Seconds valid_until, Seco
     balances[d.code].amount -= d.hourly * n;
     after_debit(sim, Currency::parse(d.code), last);
   }
-  for (Meter* m : live_) m->run.balance_after = balance(m->owner->currency).amount;
+  for (Meter* m : live_) m->run.balance_after = balance_of(*m->owner).amount;
 }
 
 // ---- timers ----------------------------------------------------------------------------------
@@ -1216,9 +1233,10 @@ std::optional<std::string> Account::start(Sim& sim, Instance& inst, Seconds t, s
       return "the " + inst.currency.to_string() + " balance is negative (" +
              money_text(bal, inst.currency) + "): top up first";
     }
-    const auto price =
-        sim.price_at(inst.provider, SubjectKind::instance, inst.type, inst.region, inst.mode, t);
-    if (!price.row) return no_price(inst.mode, inst.type, inst.region, t);
+    if (!sim.catalog.price_at(inst.provider, SubjectKind::instance, inst.type, inst.region,
+                              inst.mode, to_instant(t))) {
+      return no_price(inst.mode, inst.type, inst.region, t);
+    }
   }
   const State before = inst.state;
   inst.state = State::running;

@@ -34,34 +34,175 @@ Source parse_source(const std::string& s) {
   throw StoreError("account_state: unknown meter source '" + s + "'");
 }
 
-json dec(Decimal d) {
-  return d.to_string();
-}
-
 Decimal dec_of(const json& j) {
   return Decimal::parse(j.get<std::string>());
 }
 
-json run_json(const Run& r) {
-  return json{{"row_id", r.row_id},
-              {"movement_id", r.movement_id},
-              {"dirty", r.dirty},
-              {"repeat", r.repeat},
-              {"start", r.start},
-              {"end", r.end},
-              {"full_hour", r.full_hour},
-              {"quantity", r.quantity},
-              {"unit_price", dec(r.unit_price)},
-              {"price_id", r.price_id},
-              {"policy_id", r.policy_id},
-              {"exact", dec(r.exact)},
-              {"billed", dec(r.billed)},
-              {"rounding", dec(r.rounding)},
-              {"decimals", r.decimals},
-              {"seqs", r.seqs},
-              {"instance_type", r.instance_type},
-              {"note", r.note},
-              {"balance_after", dec(r.balance_after)}};
+// Writes the state JSON directly (saving every account at the end of a replay is on the hot
+// path; building nlohmann objects for it cost several times more). Loading uses nlohmann.
+class Writer {
+ public:
+  std::string out;
+  Writer& open(char c) {
+    out += c;
+    first_ = true;
+    return *this;
+  }
+  Writer& close(char c) {
+    out += c;
+    first_ = false;
+    return *this;
+  }
+  Writer& key(std::string_view k) {
+    if (!first_) out += ',';
+    first_ = false;
+    out += '"';
+    out += k;
+    out += "\":";
+    return *this;
+  }
+  Writer& item() {
+    if (!first_) out += ',';
+    first_ = false;
+    return *this;
+  }
+  Writer& str(std::string_view v) {
+    out += '"';
+    for (const char c : v) {
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          if (static_cast<unsigned char>(c) < 0x20) {
+            static const char* hex = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[(c >> 4) & 0xF];
+            out += hex[c & 0xF];
+          } else {
+            out += c;
+          }
+      }
+    }
+    out += '"';
+    first_ = false;
+    return *this;
+  }
+  Writer& num(std::int64_t v) {
+    out += std::to_string(v);
+    first_ = false;
+    return *this;
+  }
+  Writer& boolean(bool v) {
+    out += v ? "true" : "false";
+    first_ = false;
+    return *this;
+  }
+  Writer& dec(Decimal d) { return str(d.to_string()); }
+  template <typename T>
+  Writer& nums(const T& values) {
+    open('[');
+    for (const auto v : values) item().num(static_cast<std::int64_t>(v));
+    return close(']');
+  }
+
+ private:
+  bool first_ = true;
+};
+
+void write_run(Writer& w, const Run& r) {
+  w.open('{');
+  w.key("row_id").num(r.row_id);
+  w.key("movement_id").num(r.movement_id);
+  w.key("dirty").boolean(r.dirty);
+  w.key("repeat").num(r.repeat);
+  w.key("start").num(r.start);
+  w.key("end").num(r.end);
+  w.key("full_hour").boolean(r.full_hour);
+  w.key("quantity").num(r.quantity);
+  w.key("unit_price").dec(r.unit_price);
+  w.key("price_id").num(r.price_id);
+  w.key("policy_id").num(r.policy_id);
+  w.key("exact").dec(r.exact);
+  w.key("billed").dec(r.billed);
+  w.key("rounding").dec(r.rounding);
+  w.key("decimals").num(r.decimals);
+  w.key("seqs").nums(r.seqs);
+  w.key("instance_type").str(r.instance_type);
+  w.key("note").str(r.note);
+  w.key("balance_after").dec(r.balance_after);
+  w.close('}');
+}
+
+void write_meter(Writer& w, const Meter& m) {
+  w.open('{');
+  w.key("component").str(m.component);
+  w.key("source").str(source_name(m.source));
+  w.key("subject").str(m.subject);
+  w.key("multiplier").num(m.multiplier);
+  w.key("unit").str(m.unit);
+  w.key("retired").boolean(m.retired);
+  w.key("active").boolean(m.active);
+  w.key("active_since").num(m.active_since);
+  w.key("run_started").num(m.run_started);
+  w.key("active_seq").num(m.active_seq);
+  w.key("hour_end").num(m.hour_end);
+  w.key("first_use").num(m.first_use);
+  w.key("last_use").num(m.last_use);
+  w.key("used").num(m.used);
+  w.key("extra").num(m.extra);
+  w.key("seqs").nums(m.seqs);
+  w.key("note").str(m.note);
+  w.key("run");
+  write_run(w, m.run);
+  w.close('}');
+}
+
+void write_instance(Writer& w, const Instance& i) {
+  w.open('{');
+  w.key("id").str(i.id);
+  w.key("index").num(i.index);
+  w.key("provider").str(i.provider);
+  w.key("region").str(i.region);
+  w.key("type").str(i.type);
+  w.key("family").str(i.family);
+  w.key("mode").str(to_string(i.mode));
+  w.key("currency").str(i.currency.code());
+  w.key("state").str(to_string(i.state));
+  w.key("created_at").num(i.created_at);
+  w.key("destroyed_at").num(i.destroyed_at);
+  w.key("create_seq").num(i.create_seq);
+  w.key("destroy_seq").num(i.destroy_seq);
+  w.key("gpus").num(i.gpus);
+  w.key("gpu_model").str(i.gpu_model);
+  w.key("lifetime_billed").dec(i.lifetime_billed);
+  w.key("expiry").num(i.expiry);
+  w.key("purchased_at").num(i.purchased_at);
+  w.key("auto_renew").boolean(i.auto_renew);
+  w.key("auto_renew_seq").num(i.auto_renew_seq);
+  w.key("paid").dec(i.paid);
+  w.key("monthly").dec(i.monthly);
+  w.key("factor").dec(i.factor);
+  w.key("timers").nums(i.timers);
+  w.key("meters").open('[');
+  for (const auto& m : i.meters) {
+    w.item();
+    write_meter(w, *m);
+  }
+  w.close(']');
+  w.close('}');
 }
 
 Run run_of(const json& j) {
@@ -88,27 +229,6 @@ Run run_of(const json& j) {
   return r;
 }
 
-json meter_json(const Meter& m) {
-  return json{{"component", m.component},
-              {"source", source_name(m.source)},
-              {"subject", m.subject},
-              {"multiplier", m.multiplier},
-              {"unit", m.unit},
-              {"retired", m.retired},
-              {"active", m.active},
-              {"active_since", m.active_since},
-              {"run_started", m.run_started},
-              {"active_seq", m.active_seq},
-              {"hour_end", m.hour_end},
-              {"first_use", m.first_use},
-              {"last_use", m.last_use},
-              {"used", m.used},
-              {"extra", m.extra},
-              {"seqs", m.seqs},
-              {"note", m.note},
-              {"run", run_json(m.run)}};
-}
-
 std::unique_ptr<Meter> meter_of(const json& j) {
   auto m = std::make_unique<Meter>();
   m->component = j.at("component").get<std::string>();
@@ -130,36 +250,6 @@ std::unique_ptr<Meter> meter_of(const json& j) {
   m->note = j.at("note").get<std::string>();
   m->run = run_of(j.at("run"));
   return m;
-}
-
-json instance_json(const Instance& i) {
-  json meters = json::array();
-  for (const auto& m : i.meters) meters.push_back(meter_json(*m));
-  return json{{"id", i.id},
-              {"index", i.index},
-              {"provider", i.provider},
-              {"region", i.region},
-              {"type", i.type},
-              {"family", i.family},
-              {"mode", std::string(to_string(i.mode))},
-              {"currency", i.currency.to_string()},
-              {"state", std::string(to_string(i.state))},
-              {"created_at", i.created_at},
-              {"destroyed_at", i.destroyed_at},
-              {"create_seq", i.create_seq},
-              {"destroy_seq", i.destroy_seq},
-              {"gpus", i.gpus},
-              {"gpu_model", i.gpu_model},
-              {"lifetime_billed", dec(i.lifetime_billed)},
-              {"expiry", i.expiry},
-              {"purchased_at", i.purchased_at},
-              {"auto_renew", i.auto_renew},
-              {"auto_renew_seq", i.auto_renew_seq},
-              {"paid", dec(i.paid)},
-              {"monthly", dec(i.monthly)},
-              {"factor", dec(i.factor)},
-              {"timers", i.timers},
-              {"meters", std::move(meters)}};
 }
 
 std::unique_ptr<Instance> instance_of(const json& j) {
@@ -198,19 +288,28 @@ std::unique_ptr<Instance> instance_of(const json& j) {
 }  // namespace
 
 std::string Account::save() const {
-  json balances_json = json::object();
+  Writer w;
+  w.out.reserve(512 + 1024 * by_index_.size());
+  w.open('{');
+  w.key("version").num(1);
+  w.key("next_index").num(next_index);
+  w.key("balances").open('{');
   for (const auto& [code, b] : balances) {
-    json jb{{"amount", dec(b.amount)}, {"funded", b.funded}};
-    if (b.negative_since) jb["negative_since"] = *b.negative_since;
-    balances_json[code] = std::move(jb);
+    w.key(code).open('{');
+    w.key("amount").dec(b.amount);
+    w.key("funded").boolean(b.funded);
+    if (b.negative_since) w.key("negative_since").num(*b.negative_since);
+    w.close('}');
   }
-  json list = json::array();
-  for (const auto& [index, inst] : by_index_) list.push_back(instance_json(*inst));
-  const json j{{"version", 1},
-               {"next_index", next_index},
-               {"balances", std::move(balances_json)},
-               {"instances", std::move(list)}};
-  return j.dump();
+  w.close('}');
+  w.key("instances").open('[');
+  for (const auto& [index, inst] : by_index_) {
+    w.item();
+    write_instance(w, *inst);
+  }
+  w.close(']');
+  w.close('}');
+  return std::move(w.out);
 }
 
 std::unique_ptr<Account> Account::load(const std::string& name, Seconds clock,

@@ -43,7 +43,7 @@ std::string sample(const char* name) {
 
 TEST_CASE("gpubill lease-vs-buy reads a sample configuration", "[tco][cli]") {
   TempDir dir;
-  const TcoRun r = lease_vs_buy(dir, sample("dgx1-8xv100.json"));
+  const TcoRun r = lease_vs_buy(dir, sample("8xV100.json"));
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("== lease vs buy (USD) =="));
@@ -59,7 +59,7 @@ TEST_CASE("gpubill lease-vs-buy reads a sample configuration", "[tco][cli]") {
 TEST_CASE("gpubill lease-vs-buy flags override the file, json and csv output", "[tco][cli]") {
   TempDir dir;
   const TcoRun j = lease_vs_buy(
-      dir, sample("dgx1-8xv100.json") + " --utilisation 0.5 --horizon 24 --format json", false);
+      dir, sample("8xV100.json") + " --utilisation 0.5 --horizon 24 --format json", false);
   REQUIRE(j.status == 0);
   const auto doc = nlohmann::json::parse(j.output);
   CHECK(doc["currency"] == "USD");

@@ -29,17 +29,18 @@ class Database;
 //
 // Runs: a settlement row with repeat = N stands for N identical consecutive hourly
 // settlements. Settlement k (0-based) of a stored row covers
-//   [period_start + k·3600, period_start + k·3600 + L),  L = (period_end − period_start) −
-//   (N−1)·3600
-// so L = 3600 for a run of full hours ([period_start + k·3600, period_start + (k+1)·3600)), and a
-// run of identical partial hours keeps each one's length. A row whose span does not fit this
-// rule (L ≤ 0 or L > 3600) is rejected as corrupt (StoreError) when it has to be split.
+//   [period_start + k·3600, period_start + k·3600 + L)
+// where L = (period_end − period_start) − (N−1)·3600 is the length of every settlement: 3600 for
+// a run of full hours (the runs replay writes), so hour k is [period_start + k·3600,
+// period_start + (k+1)·3600); a run of identical partial hours keeps each one's length. A row
+// whose span does not fit this rule (L ≤ 0 or L > 3600) is rejected as corrupt (StoreError)
+// when it has to be split.
 struct ChargeLine {
   std::int64_t id = 0;
   std::string account, instance, provider, region, instance_type;
   std::string component;  // compute, system_disk, data_disk, bandwidth
-  std::string
-      kind;  // settlement, prepaid_order, renewal, auto_renewal, upgrade, refund, minimum_charge
+  // settlement, prepaid_order, renewal, auto_renewal, upgrade, refund, minimum_charge
+  std::string kind;
   std::string mode;  // payg, prepaid, spot, ...
   Instant period_start{}, period_end{};
   std::int64_t repeat = 1;

@@ -1,0 +1,161 @@
+// The sample logs of fixtures/logs replay as their README says; `gpubill replay` and
+// `gpubill instances` work end to end; the log parser's canonical form and CSV quoting.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+
+#include "gpubill/events.hpp"
+#include "replay_fixture.hpp"
+
+using namespace gpubill;
+using namespace gpubill::testing;
+
+namespace {
+
+std::string sample(const std::string& name) {
+  return std::string(GPUBILL_SOURCE_DIR) + "/fixtures/logs/" + name;
+}
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+};
+
+CliRun cli(const std::string& args) {
+  const std::string command = std::string(GPUBILL_CLI_PATH) + " " + args + " 2>&1";
+  CliRun r;
+  FILE* p = ::popen(command.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int raw = ::pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("The sample logs replay as documented", "[replay][samples]") {
+  ReplayFixture fx;
+  fx.import_catalog(data_path("huawei-fake-prices.json"));
+  const auto r = replay_logs(fx.db(),
+                             {sample("tencent-gn8-payg.jsonl"), sample("tencent-gn8-prepaid.csv"),
+                              sample("tencent-gn8-arrears.jsonl"), sample("alibaba-gn5.jsonl"),
+                              sample("huawei-p2.jsonl"), sample("aws-p3.jsonl")},
+                             until("2019-05-01T00:00:00+08:00"));
+  CHECK(r.malformed_skipped == 0);
+  // The documented rejects: a destroy before expiry and a start in the recycle bin (prepaid),
+  // a start before the top-up (arrears).
+  CHECK(r.rejected == 3);
+  const auto rej = fx.rejects();
+  REQUIRE(rej.size() == 3);
+  CHECK(rej[0].event_id == "x1");
+  CHECK(rej[1].event_id == "s1");
+  CHECK(rej[1].reason.find("recycle bin") != std::string::npos);
+  CHECK(rej[2].event_id == "s1");
+  CHECK(rej[2].reason.find("arrears") != std::string::npos);
+  // Prepaid: 4 orders of 4400 (two creates, one auto-renewal, one renewal).
+  CHECK(fx.movements("studio").back().balance_after == "2400");
+  CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE account = 'studio' AND kind = 'renewal'") == 1);
+  CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE account = 'studio' AND kind = "
+                 "'auto_renewal'") == 1);
+  // Alibaba's 2-second spot instance: the lifetime minimum.
+  CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE instance = 'gn5-s' AND kind = "
+                 "'minimum_charge'") == 1);
+  // Huawei's priced disk (fake test price).
+  CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE instance = 'p2-a' AND component = "
+                 "'system_disk'") == 2);
+  // Tencent payg: the resize piece and the unpriced disk note.
+  CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE instance = 'gn8-a' AND instance_type = "
+                 "'GN8.3XLARGE112'") >= 1);
+  CHECK(fx.count("SELECT COUNT(*) FROM instance_state WHERE instance = 'gn8-a' AND reason LIKE "
+                 "'unpriced: system disk%'") == 1);
+}
+
+TEST_CASE("gpubill replay and gpubill instances", "[replay][cli]") {
+  TempDir dir;
+  const std::string db = dir.file("cli.db");
+  auto r = cli("replay " + sample("tencent-gn8-arrears.jsonl") + " --db " + db +
+               " --until 2019-03-02T00:00:00+08:00");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("events_read") != std::string::npos);
+  CHECK(r.out.find("2019-03-01T16:00:00Z") != std::string::npos);  // the clock
+  CHECK(r.out.find("gpubill rejects") != std::string::npos);       // one start was rejected
+  r = cli("replay " + sample("tencent-gn8-arrears.jsonl") + " --db " + db + " --format json");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("\"duplicates\": \"6\"") != std::string::npos);
+  r = cli("instances --db " + db + " --instance gn8-c --format csv");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("account,instance,at,state,reason,event_seq\n", 0) == 0);
+  CHECK(r.out.find("arrears_stopped") != std::string::npos);
+  r = cli("instances --db " + db + " --current");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("destroyed") != std::string::npos);
+  CHECK(r.out.find("running") == std::string::npos);
+  const std::string bad = dir.write("bad.jsonl", "{\"id\":1}\n");
+  r = cli("replay " + bad + " --db " + db);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("line 1: field 'time': missing field") != std::string::npos);
+}
+
+TEST_CASE("Events have one canonical JSON form", "[replay][events]") {
+  const auto e = parse_event_json(
+      R"({"type":"create","id":42,"account":"a\"b","time":"2019-03-01T10:30:00+08:00","instance":"i\u00e9","provider":"tencent","region":"r","instance_type":"GN8.LARGE56","mode":"prepaid","months":3,"auto_renew":true,"data_disks":[{"size_gb":10,"kind":"ssd"}]})",
+      "x.jsonl", 1);
+  CHECK(e.id == "42");
+  CHECK(e.account == "a\"b");
+  CHECK(e.instance == "i\xC3\xA9");
+  CHECK(
+      to_json(e) ==
+      R"({"id":"42","time":"2019-03-01T02:30:00Z","type":"create","account":"a\"b","instance":"i)"
+      "\xC3\xA9"
+      R"(","provider":"tencent","region":"r","instance_type":"GN8.LARGE56","mode":"prepaid","months":3,"auto_renew":true,"data_disks":[{"kind":"ssd","size_gb":10}]})");
+  // Round trip.
+  CHECK(to_json(parse_event_json(to_json(e), "y.jsonl", 1)) == to_json(e));
+}
+
+TEST_CASE("CSV logs: quoting, empty cells, disks", "[replay][events]") {
+  TempDir dir;
+  const auto path = dir.write(
+      "log.csv",
+      "\xEF\xBB\xBFid,time,type,account,instance,provider,region,instance_type,mode,data_disks,"
+      "system_disk_kind,system_disk_gb\r\n"
+      "\"c,1\",2019-03-01T10:30:00Z,create,\"acme \"\"labs\"\"\",g,tencent,r,GN8.LARGE56,payg,"
+      "ssd:10;hdd:200,cloud_premium,50\r\n"
+      "\r\n"
+      "d1,2019-03-01T11:30:00Z,destroy,acme,g,,,,,,,\r\n"
+      "d2,2019-03-01T11:30:00Z,destroy,acme,g,,,,,,cloud_premium,\r\n");
+  EventReader reader(path);
+  UsageEvent e;
+  REQUIRE(reader.next(e) == EventReader::Status::event);
+  CHECK(e.id == "c,1");
+  CHECK(e.account == "acme \"labs\"");
+  REQUIRE(e.data_disks.size() == 2);
+  CHECK(e.data_disks[1] == DiskSpec{"hdd", 200});
+  CHECK(e.system_disk == DiskSpec{"cloud_premium", 50});
+  REQUIRE(reader.next(e) == EventReader::Status::event);
+  CHECK(e.type == EventType::destroy);
+  CHECK(reader.line_number() == 4);
+  REQUIRE(reader.next(e) == EventReader::Status::malformed);
+  CHECK(reader.error().place() == "line 5");
+  CHECK(reader.error().field() == "system_disk_gb");
+  CHECK(reader.next(e) == EventReader::Status::end);
+}
+
+TEST_CASE("Odd ids survive the saved state of a split replay", "[replay][events]") {
+  const std::string part1 =
+      R"({"id":"c1","time":"2021-03-01T10:00:00+08:00","type":"create","account":"a \"q\" \\ é","instance":"i\t\"1\"","provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"payg"})"
+      "\n";
+  const std::string part2 =
+      R"({"id":"d1","time":"2021-03-01T13:30:00+08:00","type":"destroy","account":"a \"q\" \\ é","instance":"i\t\"1\""})"
+      "\n";
+  ReplayFixture whole, split;
+  whole.replay_text(part1 + part2, until("2021-03-01T14:00:00+08:00"));
+  split.replay_text(part1, until("2021-03-01T11:30:00+08:00"));
+  split.replay_text(part2, until("2021-03-01T14:00:00+08:00"));
+  CHECK(split.dump() == whole.dump());
+  CHECK(whole.count("SELECT SUM(repeat) FROM charge") == 4);
+}
