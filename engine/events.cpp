@@ -9,6 +9,8 @@
 #include <cstring>
 #include <limits>
 
+#include "json_text.hpp"
+
 namespace gpubill {
 
 namespace {
@@ -750,70 +752,6 @@ void csv_event(UsageEvent& ev, const std::vector<int>& column_fields,
   finish_event(ev, present, cx);
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[(c >> 4) & 0xF];
-          out += hex[c & 0xF];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
-// "2018-01-31T02:00:00Z" without iostreams (format_instant's format, for the hot path).
-void append_instant(std::string& out, Instant t) {
-  const auto day = date::floor<date::days>(t);
-  const date::year_month_day ymd{day};
-  const auto hms = (t - day).count();
-  char buf[24];
-  const int y = static_cast<int>(ymd.year());
-  if (y < 0 || y > 9999) {
-    out += format_instant(t);
-    return;
-  }
-  auto put2 = [&](char* p, long v) {
-    p[0] = static_cast<char>('0' + v / 10);
-    p[1] = static_cast<char>('0' + v % 10);
-  };
-  put2(buf, y / 100);
-  put2(buf + 2, y % 100);
-  buf[4] = '-';
-  put2(buf + 5, static_cast<unsigned>(ymd.month()));
-  buf[7] = '-';
-  put2(buf + 8, static_cast<unsigned>(ymd.day()));
-  buf[10] = 'T';
-  put2(buf + 11, hms / 3600);
-  buf[13] = ':';
-  put2(buf + 14, hms / 60 % 60);
-  buf[16] = ':';
-  put2(buf + 17, hms % 60);
-  buf[19] = 'Z';
-  out.append(buf, 20);
-}
-
 void append_key(std::string& out, std::string_view key) {
   if (out.size() > 1) out += ',';
   out += '"';
@@ -823,7 +761,7 @@ void append_key(std::string& out, std::string_view key) {
 
 void append_disk(std::string& out, const DiskSpec& d) {
   out += "{\"kind\":";
-  append_json_string(out, d.kind);
+  json_text::append_string(out, d.kind);
   out += ",\"size_gb\":";
   out += std::to_string(d.size_gb);
   out += '}';
@@ -901,42 +839,42 @@ std::string to_json(const UsageEvent& e) {
   out.reserve(160);
   out += '{';
   append_key(out, "id");
-  append_json_string(out, e.id);
+  json_text::append_string(out, e.id);
   append_key(out, "time");
   out += '"';
-  append_instant(out, e.time);
+  json_text::append_instant(out, e.time);
   out += '"';
   append_key(out, "type");
-  append_json_string(out, to_string(e.type));
+  json_text::append_string(out, to_string(e.type));
   append_key(out, "account");
-  append_json_string(out, e.account);
+  json_text::append_string(out, e.account);
   if (!e.instance.empty()) {
     append_key(out, "instance");
-    append_json_string(out, e.instance);
+    json_text::append_string(out, e.instance);
   }
   if (e.amount) {
     append_key(out, "amount");
-    append_json_string(out, e.amount->to_string());
+    json_text::append_string(out, e.amount->to_string());
   }
   if (e.currency) {
     append_key(out, "currency");
-    append_json_string(out, e.currency->code());
+    json_text::append_string(out, e.currency->code());
   }
   if (!e.provider.empty()) {
     append_key(out, "provider");
-    append_json_string(out, e.provider);
+    json_text::append_string(out, e.provider);
   }
   if (!e.region.empty()) {
     append_key(out, "region");
-    append_json_string(out, e.region);
+    json_text::append_string(out, e.region);
   }
   if (!e.instance_type.empty()) {
     append_key(out, "instance_type");
-    append_json_string(out, e.instance_type);
+    json_text::append_string(out, e.instance_type);
   }
   if (e.mode) {
     append_key(out, "mode");
-    append_json_string(out, to_string(*e.mode));
+    json_text::append_string(out, to_string(*e.mode));
   }
   if (e.months) {
     append_key(out, "months");
@@ -969,7 +907,7 @@ std::string to_json(const UsageEvent& e) {
   }
   if (!e.gpu.empty()) {
     append_key(out, "gpu");
-    append_json_string(out, e.gpu);
+    json_text::append_string(out, e.gpu);
   }
   out += '}';
   return out;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpubill/errors.hpp"
+#include "json_text.hpp"
 #include "replay_model.hpp"
 
 namespace gpubill::replay {
@@ -67,36 +68,7 @@ class Writer {
     return *this;
   }
   Writer& str(std::string_view v) {
-    out += '"';
-    for (const char c : v) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            static const char* hex = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[(c >> 4) & 0xF];
-            out += hex[c & 0xF];
-          } else {
-            out += c;
-          }
-      }
-    }
-    out += '"';
+    json_text::append_string(out, v);
     first_ = false;
     return *this;
   }
