@@ -2,13 +2,12 @@
 // import, supersession, the bundled catalog, and the CLI on top.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
 
+#include "cli_run.hpp"
 #include "gpubill/catalog.hpp"
 #include "gpubill/catalog_import.hpp"
 #include "gpubill/db.hpp"
@@ -397,23 +396,8 @@ TEST_CASE("the bundled catalog loads once and has every provider", "[catalog_imp
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-Run run_cli(const std::string& args) {
-  Run r;
-  const std::string command = std::string("'") + GPUBILL_CLI_PATH + "' " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Run = gpubill::testing::CliRun;
+using gpubill::testing::run_cli;
 
 std::set<std::string> first_column(const std::string& csv) {
   std::set<std::string> values;

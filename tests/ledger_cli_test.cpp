@@ -1,14 +1,13 @@
 // Smoke tests of `gpubill bill | charges | explain | rejects` on a temporary database.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.hpp"
 #include "gpubill/focus.hpp"
 #include "ledger_fixture.hpp"
 #include "temp_dir.hpp"
@@ -20,23 +19,11 @@ using gpubill::testing::TempDir;
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string out;
-};
+using Run = gpubill::testing::CliRun;
 
-// Runs the CLI with `args` (already shell-quoted where needed), stdout captured, stderr merged.
+// Runs `gpubill ARGS`, stdout captured, stderr merged (ARGS already shell-quoted where needed).
 Run cli(const std::string& args) {
-  const std::string command = std::string(GPUBILL_CLI_PATH) + " " + args + " 2>&1";
-  Run r;
-  FILE* p = ::popen(command.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
+  return gpubill::testing::run_cli(args);
 }
 
 // A database file with a run across the month end, an order, movements, events and a reject.
@@ -65,17 +52,17 @@ struct CliDb {
 TEST_CASE("cli: bill prints the month's statement in the account's time zone", "[cli][ledger]") {
   CliDb db;
   const auto jan = cli("bill --db " + db.path + " --account acme --month 2018-01");
-  INFO(jan.out);
+  INFO(jan.output);
   REQUIRE(jan.status == 0);
-  CHECK(jan.out.find("Asia/Shanghai") != std::string::npos);
-  CHECK(jan.out.find("== charges by instance and component ==") != std::string::npos);
-  CHECK(jan.out.find("60.36") != std::string::npos);  // 4 hours in January
-  CHECK(jan.out.find("== balances ==") != std::string::npos);
+  CHECK(jan.output.find("Asia/Shanghai") != std::string::npos);
+  CHECK(jan.output.find("== charges by instance and component ==") != std::string::npos);
+  CHECK(jan.output.find("60.36") != std::string::npos);  // 4 hours in January
+  CHECK(jan.output.find("== balances ==") != std::string::npos);
 
   const auto feb = cli("bill --db " + db.path + " --account acme --month 2018-02 --format json");
-  INFO(feb.out);
+  INFO(feb.output);
   REQUIRE(feb.status == 0);
-  const auto j = nlohmann::json::parse(feb.out);
+  const auto j = nlohmann::json::parse(feb.output);
   CHECK(j["statement"]["time_zone"] == "Asia/Shanghai");
   REQUIRE(j["charges by instance and component"].size() == 1);
   CHECK(j["charges by instance and component"][0]["settlements"] == "7");  // 6 h + half hour
@@ -86,29 +73,29 @@ TEST_CASE("cli: bill prints the month's statement in the account's time zone", "
 
   const auto csv = cli("bill --db " + db.path + " --account acme --month 2018-02 --format csv");
   REQUIRE(csv.status == 0);
-  CHECK(csv.out.rfind("instance,component,provider,instance_type,settlements,exact,rounding,"
-                      "billed,currency\n",
-                      0) == 0);
+  CHECK(csv.output.rfind("instance,component,provider,instance_type,settlements,exact,rounding,"
+                         "billed,currency\n",
+                         0) == 0);
 
   const auto utc = cli("bill --db " + db.path + " --account acme --month 2018-01 --zone UTC");
   REQUIRE(utc.status == 0);
-  CHECK(utc.out.find("150.9") != std::string::npos);  // all 10 hours are January's in UTC
+  CHECK(utc.output.find("150.9") != std::string::npos);  // all 10 hours are January's in UTC
 
   const auto bad = cli("bill --db " + db.path + " --account acme --month 2018-13");
   CHECK(bad.status == 1);
-  CHECK(bad.out.find("is not a month") != std::string::npos);
+  CHECK(bad.output.find("is not a month") != std::string::npos);
 }
 
 TEST_CASE("cli: charges lists runs, hourly lines, and the FOCUS export", "[cli][ledger]") {
   CliDb db;
   const auto table = cli("charges --db " + db.path + " --account acme");
-  INFO(table.out);
+  INFO(table.output);
   REQUIRE(table.status == 0);
-  CHECK(table.out.find("2018-01-31T12:00:00Z") != std::string::npos);
+  CHECK(table.output.find("2018-01-31T12:00:00Z") != std::string::npos);
 
   const auto json = cli("charges --db " + db.path + " --hourly --format json");
   REQUIRE(json.status == 0);
-  const auto j = nlohmann::json::parse(json.out);
+  const auto j = nlohmann::json::parse(json.output);
   REQUIRE(j.size() == 11);
   CHECK(j[9]["run_index"] == "9");
   CHECK(j[9]["total_billed"] == "15.09");
@@ -116,7 +103,7 @@ TEST_CASE("cli: charges lists runs, hourly lines, and the FOCUS export", "[cli][
 
   const auto cut = cli("charges --db " + db.path + " --from 2018-01-31T16:00:00Z --format csv");
   REQUIRE(cut.status == 0);
-  std::istringstream lines(cut.out);
+  std::istringstream lines(cut.output);
   std::string header, first;
   std::getline(lines, header);
   std::getline(lines, first);
@@ -125,7 +112,7 @@ TEST_CASE("cli: charges lists runs, hourly lines, and the FOCUS export", "[cli][
 
   const auto focus = cli("charges --db " + db.path + " --format focus");
   REQUIRE(focus.status == 0);
-  std::istringstream rows(focus.out);
+  std::istringstream rows(focus.output);
   std::string focus_header, row;
   std::getline(rows, focus_header);
   std::string expected;
@@ -139,33 +126,33 @@ TEST_CASE("cli: charges lists runs, hourly lines, and the FOCUS export", "[cli][
 TEST_CASE("cli: explain justifies a line; rejects lists the rejected events", "[cli][ledger]") {
   CliDb db;
   const auto half = cli("explain --db " + db.path + " " + std::to_string(db.half_id));
-  INFO(half.out);
+  INFO(half.output);
   REQUIRE(half.status == 0);
-  CHECK(half.out.find("15.09 CNY/h × 1800 s / 3600 = 7.545 → half_up 2 → 7.55, rounding "
-                      "+0.005") != std::string::npos);
-  CHECK(half.out.find("== price row ==") != std::string::npos);
-  CHECK(half.out.find("== policy row ==") != std::string::npos);
-  CHECK(half.out.find("verified") != std::string::npos);
+  CHECK(half.output.find("15.09 CNY/h × 1800 s / 3600 = 7.545 → half_up 2 → 7.55, rounding "
+                         "+0.005") != std::string::npos);
+  CHECK(half.output.find("== price row ==") != std::string::npos);
+  CHECK(half.output.find("== policy row ==") != std::string::npos);
+  CHECK(half.output.find("verified") != std::string::npos);
 
   const auto run =
       cli("explain --db " + db.path + " " + std::to_string(db.run_id) + " --format json");
   REQUIRE(run.status == 0);
-  const auto j = nlohmann::json::parse(run.out);
+  const auto j = nlohmann::json::parse(run.output);
   CHECK(j["events"][0]["source"] == "jan.jsonl:2");
   CHECK(j["check"]["consistent"] == "yes");
 
   const auto missing = cli("explain --db " + db.path + " 999");
   CHECK(missing.status == 1);
-  CHECK(missing.out.find("no charge with id 999") != std::string::npos);
+  CHECK(missing.output.find("no charge with id 999") != std::string::npos);
 
   const auto rejects = cli("rejects --db " + db.path);
-  INFO(rejects.out);
+  INFO(rejects.output);
   REQUIRE(rejects.status == 0);
-  CHECK(rejects.out.find("jan.jsonl:9") != std::string::npos);
-  CHECK(rejects.out.find("before expiry") != std::string::npos);
+  CHECK(rejects.output.find("jan.jsonl:9") != std::string::npos);
+  CHECK(rejects.output.find("before expiry") != std::string::npos);
   const auto none = cli("rejects --db " + db.path + " --kind malformed --format json");
   REQUIRE(none.status == 0);
-  CHECK(nlohmann::json::parse(none.out).empty());
+  CHECK(nlohmann::json::parse(none.output).empty());
 }
 
 TEST_CASE("cli: a replayed Tencent GN8 log gives a statement, FOCUS rows and explained lines",
@@ -180,23 +167,23 @@ TEST_CASE("cli: a replayed Tencent GN8 log gives a statement, FOCUS rows and exp
 )");
   REQUIRE(cli("replay --db " + db + " " + log).status == 0);
   const auto jan = cli("bill --db " + db + " --account acme --month 2019-01 --format json");
-  INFO(jan.out);
+  INFO(jan.output);
   REQUIRE(jan.status == 0);
-  const auto j = nlohmann::json::parse(jan.out);
+  const auto j = nlohmann::json::parse(jan.output);
   CHECK(j["statement"]["time_zone"] == "Asia/Shanghai");
   CHECK(j["totals"][0]["billed"] == "52.82");  // 7.55 + 3 × 15.09
 
   const auto charges = cli("charges --db " + db + " --format json");
   REQUIRE(charges.status == 0);
-  const auto lines = nlohmann::json::parse(charges.out);
+  const auto lines = nlohmann::json::parse(charges.output);
   REQUIRE_FALSE(lines.empty());
   for (const auto& line : lines) {
     const auto x = cli("explain --db " + db + " " + line["id"].get<std::string>());
-    INFO(x.out);
+    INFO(x.output);
     CHECK(x.status == 0);
-    CHECK(x.out.find("verified") != std::string::npos);
+    CHECK(x.output.find("verified") != std::string::npos);
   }
   const auto focus = cli("charges --db " + db + " --format focus");
   REQUIRE(focus.status == 0);
-  CHECK(focus.out.find(",Tencent Cloud,") != std::string::npos);
+  CHECK(focus.output.find(",Tencent Cloud,") != std::string::npos);
 }

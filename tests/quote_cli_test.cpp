@@ -3,35 +3,24 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include "cli_run.hpp"
 #include "temp_dir.hpp"
 
 using gpubill::testing::TempDir;
 
 namespace {
 
-struct Run {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
+using Run = gpubill::testing::CliRun;
 
+// Runs `gpubill ARGS --db DIR/q.db`.
 Run cli(const TempDir& dir, const std::string& args, bool with_stderr = true) {
-  Run r;
-  const std::string command = std::string("'") + GPUBILL_CLI_PATH + "' " + args + " --db '" +
-                              dir.file("q.db") + "'" + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  using gpubill::testing::Stderr;
+  return gpubill::testing::run_cli(args + " --db '" + dir.file("q.db") + "'",
+                                   with_stderr ? Stderr::merged : Stderr::discarded);
 }
 
 std::string workload(const char* name) {

@@ -2,10 +2,9 @@
 // `gpubill instances` work end to end; the log parser's canonical form and CSV quoting.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 
+#include "cli_run.hpp"
 #include "gpubill/events.hpp"
 #include "replay_fixture.hpp"
 
@@ -18,22 +17,11 @@ std::string sample(const std::string& name) {
   return std::string(GPUBILL_SOURCE_DIR) + "/fixtures/logs/" + name;
 }
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
+using gpubill::testing::CliRun;
 
+// Runs `gpubill ARGS`, stdout captured, stderr merged (ARGS already shell-quoted where needed).
 CliRun cli(const std::string& args) {
-  const std::string command = std::string(GPUBILL_CLI_PATH) + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = ::popen(command.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
+  return gpubill::testing::run_cli(args);
 }
 
 }  // namespace
@@ -81,24 +69,24 @@ TEST_CASE("gpubill replay and gpubill instances", "[replay][cli]") {
   auto r = cli("replay " + sample("tencent-gn8-arrears.jsonl") + " --db " + db +
                " --until 2019-03-02T00:00:00+08:00");
   REQUIRE(r.status == 0);
-  CHECK(r.out.find("events_read") != std::string::npos);
-  CHECK(r.out.find("2019-03-01T16:00:00Z") != std::string::npos);  // the clock
-  CHECK(r.out.find("gpubill rejects") != std::string::npos);       // one start was rejected
+  CHECK(r.output.find("events_read") != std::string::npos);
+  CHECK(r.output.find("2019-03-01T16:00:00Z") != std::string::npos);  // the clock
+  CHECK(r.output.find("gpubill rejects") != std::string::npos);       // one start was rejected
   r = cli("replay " + sample("tencent-gn8-arrears.jsonl") + " --db " + db + " --format json");
   REQUIRE(r.status == 0);
-  CHECK(r.out.find("\"duplicates\": \"6\"") != std::string::npos);
+  CHECK(r.output.find("\"duplicates\": \"6\"") != std::string::npos);
   r = cli("instances --db " + db + " --instance gn8-c --format csv");
   REQUIRE(r.status == 0);
-  CHECK(r.out.rfind("account,instance,at,state,reason,event_seq\n", 0) == 0);
-  CHECK(r.out.find("arrears_stopped") != std::string::npos);
+  CHECK(r.output.rfind("account,instance,at,state,reason,event_seq\n", 0) == 0);
+  CHECK(r.output.find("arrears_stopped") != std::string::npos);
   r = cli("instances --db " + db + " --current");
   REQUIRE(r.status == 0);
-  CHECK(r.out.find("destroyed") != std::string::npos);
-  CHECK(r.out.find("running") == std::string::npos);
+  CHECK(r.output.find("destroyed") != std::string::npos);
+  CHECK(r.output.find("running") == std::string::npos);
   const std::string bad = dir.write("bad.jsonl", "{\"id\":1}\n");
   r = cli("replay " + bad + " --db " + db);
   CHECK(r.status == 1);
-  CHECK(r.out.find("line 1: field 'time': missing field") != std::string::npos);
+  CHECK(r.output.find("line 1: field 'time': missing field") != std::string::npos);
 }
 
 TEST_CASE("Events have one canonical JSON form", "[replay][events]") {

@@ -1,0 +1,35 @@
+// Runs the built `gpubill` executable in a shell and captures what it prints, for the CLI tests.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace gpubill::testing {
+
+struct CliRun {
+  int status = -1;     // exit status; -1 when the process did not exit normally
+  std::string output;  // stdout, plus stderr unless it was discarded
+};
+
+enum class Stderr { merged, discarded };
+
+// `args` are appended to the quoted CLI path as they are: quote paths with spaces yourself.
+inline CliRun run_cli(const std::string& args, Stderr err = Stderr::merged) {
+  const std::string command = std::string("'") + GPUBILL_CLI_PATH + "' " + args +
+                              (err == Stderr::merged ? " 2>&1" : " 2>/dev/null");
+  CliRun r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace gpubill::testing
