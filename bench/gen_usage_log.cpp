@@ -46,6 +46,11 @@ std::string iso(std::int64_t t) {
 int main(int argc, char** argv) {
   long instances = 10000, days = 30, seed = 1;
   std::string out = "usage.jsonl";
+  const char* usage = "usage: gpubill_gen_log --instances N --days D --out FILE [--seed S]\n";
+  if (argc % 2 == 0) {  // every option takes a value
+    std::cerr << usage;
+    return 2;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--instances"))
       instances = std::atol(argv[i + 1]);
@@ -56,7 +61,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--out"))
       out = argv[i + 1];
     else {
-      std::cerr << "usage: gpubill_gen_log --instances N --days D --out FILE [--seed S]\n";
+      std::cerr << usage;
       return 2;
     }
   }
@@ -73,7 +78,7 @@ int main(int argc, char** argv) {
                                {"tencent", "ap-guangzhou", "GN7.2XLARGE32"},
                                {"tencent", "ap-guangzhou", "GN10X.2XLARGE40"}};
   std::vector<Event> events;
-  events.reserve(static_cast<std::size_t>(instances) * 50);
+  events.reserve(static_cast<std::size_t>(instances * (2 * days + 2) + accounts * days));
   long seq = 0;
   auto add = [&](std::int64_t t, long account, const std::string& body) {
     events.push_back({t, "\"id\":\"e" + std::to_string(++seq) + "\",\"account\":\"acct" +
@@ -97,9 +102,10 @@ int main(int argc, char** argv) {
             "\",\"region\":\"" + o.region + "\",\"instance_type\":\"" + o.type + "\",\"mode\":\"" +
             (prepaid ? "prepaid\",\"months\":1,\"auto_renew\":true" : "payg\""));
     if (prepaid) continue;  // prepaid instances run for their term; time causes the rest
-    // Start/stop cycles: about 24 cycles over the period, each a few hours long.
+    // Start/stop cycles at a fixed rate, so a log of 10× the days has about 10× the events:
+    // a stop or start every 12.4 h on average (about 58 over 30 days), runs of hours.
     bool running = true;
-    const std::int64_t step = std::max<std::int64_t>(3600, (end - t) / 58);
+    const std::int64_t step = 44'690;
     while (true) {
       t += step / 2 + rng.below(step);
       if (t >= end) break;
