@@ -9,7 +9,8 @@
 //     price, so these tests add tests/data/huawei-fake-prices.json: a clearly fake 15.09 CNY/h,
 //     4400 CNY/month for p2.2xlarge.8 and 0.001 CNY per GB-hour for SSD disks.
 //   AWS (from 2017-10-02): per second with a 60 s minimum per run, hourly in UTC, half-up
-//     (assumed); before: a partial hour counts as a full hour. p3.2xlarge us-east-1 3.06 USD/h
+//     (assumed); before: a partial hour counts as a full hour. A stopped instance pays no
+//     compute (AWS and Google alike). p3.2xlarge us-east-1 3.06 USD/h
 //     (from 2017-10-25), p2.xlarge us-east-1 0.90 USD/h (from 2016-11-01).
 //   Google (from 2017-09): per second, 60 s minimum; n1-highmem-2 host 0.1184 USD/h plus K80
 //     0.45 USD/h per GPU in us-central1 (from 2018).
@@ -283,6 +284,27 @@ TEST_CASE("AWS before per-second billing: a partial hour is a full hour", "[repl
   CHECK(c[0].policy_id == fx.policy_id("aws", "2016-01-01"));
 }
 
+TEST_CASE("AWS: a stopped instance pays nothing for compute", "[replay][aws]") {
+  ReplayFixture fx;
+  // EC2 does not charge usage for a stopped instance (policy stopped_payg_compute_charged =
+  // false). 10:00–10:20 and 10:50–11:00 run in the 10:00 hour: 1800 s × 3.06 / 3600 = 1.53;
+  // 11:00–11:10: 600 s → 0.51. Both runs are longer than the 60 s minimum.
+  fx.replay_text(R"(
+{"id":"c1","time":"2018-01-10T10:00:00Z","type":"create","account":"corp","instance":"p3","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg"}
+{"id":"s1","time":"2018-01-10T10:20:00Z","type":"stop","account":"corp","instance":"p3"}
+{"id":"s2","time":"2018-01-10T10:50:00Z","type":"start","account":"corp","instance":"p3"}
+{"id":"d1","time":"2018-01-10T11:10:00Z","type":"destroy","account":"corp","instance":"p3"}
+)",
+                 until("2018-01-10T12:00:00Z"));
+  const auto c = fx.charges();
+  REQUIRE(c.size() == 2);
+  CHECK_CHARGE(c[0], "settlement", "2018-01-10T10:00:00Z", "2018-01-10T11:00:00Z", 1, "1800",
+               "1.53", "1.53", "0", "1.53");
+  CHECK_CHARGE(c[1], "settlement", "2018-01-10T11:00:00Z", "2018-01-10T11:10:00Z", 1, "600", "0.51",
+               "0.51", "0", "0.51");
+  CHECK(fx.movements("corp").back().balance_after == "-2.04");
+}
+
 // ---- Google
 // --------------------------------------------------------------------------------------
 
@@ -311,4 +333,27 @@ TEST_CASE("Google: a host and its attachable GPUs are two compute lines", "[repl
   REQUIRE(rej.size() == 2);
   CHECK(rej[0].reason == "n1-highmem-2 takes 1 × K80, not 2");
   CHECK(rej[1].reason.rfind("p3.2xlarge takes no attachable GPUs", 0) == 0);
+}
+
+TEST_CASE("Google: a stopped instance pays nothing for its host or GPUs", "[replay][google]") {
+  ReplayFixture fx;
+  // Stopped 10:30–11:30: the host pays 1800 s in each hour, 0.1184 × 1800 / 3600 = 0.0592 →
+  // half-up 0.06 (+0.0008); the K80 1800 gpu-seconds, 0.45 × 1800 / 3600 = 0.225 → 0.23 (+0.005).
+  fx.replay_text(R"(
+{"id":"c1","time":"2018-06-01T10:00:00Z","type":"create","account":"lab","instance":"g","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpus":1}
+{"id":"s1","time":"2018-06-01T10:30:00Z","type":"stop","account":"lab","instance":"g"}
+{"id":"s2","time":"2018-06-01T11:30:00Z","type":"start","account":"lab","instance":"g"}
+{"id":"d1","time":"2018-06-01T12:00:00Z","type":"destroy","account":"lab","instance":"g"}
+)");
+  const auto c = fx.charges();
+  REQUIRE(c.size() == 4);
+  CHECK_CHARGE(c[0], "settlement", "2018-06-01T10:00:00Z", "2018-06-01T10:30:00Z", 1, "1800",
+               "0.0592", "0.06", "0.0008", "0.06");
+  CHECK_CHARGE(c[1], "settlement", "2018-06-01T10:00:00Z", "2018-06-01T10:30:00Z", 1, "1800",
+               "0.225", "0.23", "0.005", "0.23");
+  CHECK(c[1].unit == "gpu_second");
+  CHECK_CHARGE(c[2], "settlement", "2018-06-01T11:30:00Z", "2018-06-01T12:00:00Z", 1, "1800",
+               "0.0592", "0.06", "0.0008", "0.06");
+  CHECK_CHARGE(c[3], "settlement", "2018-06-01T11:30:00Z", "2018-06-01T12:00:00Z", 1, "1800",
+               "0.225", "0.23", "0.005", "0.23");
 }
