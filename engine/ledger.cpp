@@ -370,7 +370,12 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
         "FROM balance_movement WHERE account = :account";
     if (from) sql += " AND at >= :from";
     if (to) sql += " AND at < :to";
-    sql += " ORDER BY at, id";
+    // The order replay applied them in. At one instant the hourly settlements come first
+    // (time before events, docs/usage-log.md); their rows are written when a run ends, so their
+    // ids can be later than those of the orders and top-ups that followed them.
+    sql +=
+        " ORDER BY at, NOT EXISTS (SELECT 1 FROM charge c WHERE c.id = balance_movement.charge_id "
+        "AND c.kind = 'settlement'), id";
     SQLite::Statement q(sqlite(db), sql);
     q.bind(":account", std::string(account));
     if (from) q.bind(":from", static_cast<int64_t>(unix_of(*from)));

@@ -286,7 +286,10 @@ ChargeRow run_row(const std::string& account, const Meter& m, const Run& r) {
 MovementRow run_movement(const std::string& account, const Meter& m, const Run& r) {
   MovementRow mv;
   mv.account = account;
-  mv.at = r.end;
+  // Debited when it is settled: at the hour end, which for a last partial hour (a stop or a
+  // destroy at 06:10) is later than the period end. settled_at is not saved, but a run reloaded
+  // from the state is only rewritten after a new settlement has set it.
+  mv.at = r.settled_at ? r.settled_at : r.end;
   mv.currency = m.owner->currency;
   mv.amount = -(r.billed * r.repeat);
   mv.balance_after = r.balance_after;

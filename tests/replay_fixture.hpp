@@ -152,7 +152,9 @@ class ReplayFixture {
     std::vector<Movement> out;
     SQLite::Statement q(sql(),
                         "SELECT at, currency, amount, balance_after, kind, COALESCE(charge_id, 0) "
-                        "FROM balance_movement WHERE account = ? ORDER BY at, id");
+                        "FROM balance_movement WHERE account = ? ORDER BY at, NOT EXISTS (SELECT 1 "
+                        "FROM charge c WHERE c.id = balance_movement.charge_id AND c.kind = "
+                        "'settlement'), id");
     q.bind(1, account);
     while (q.executeStep()) {
       out.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getString(),

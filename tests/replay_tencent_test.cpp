@@ -8,6 +8,7 @@
 //   prepaid term discounts (from 2019): 6–11 months 0.88, 12–23 months 0.83, ….
 #include <catch2/catch.hpp>
 
+#include "gpubill/ledger.hpp"
 #include "replay_fixture.hpp"
 
 using namespace gpubill;
@@ -58,6 +59,43 @@ TEST_CASE("Tencent payg: per-second use settled hourly, rounded half-up", "[repl
   REQUIRE(s.size() == 2);
   CHECK(s[0].state == "running");
   CHECK(s[1].state == "destroyed");
+}
+
+TEST_CASE("Balance movements are listed in the order replay applied them", "[replay][tencent]") {
+  ReplayFixture fx;
+  // At 11:00 the 10:30–11:00 settlement (7.55) comes before the prepaid order created at 11:00
+  // (time before events), although its run row is written later. The last partial hour
+  // (14:00–14:10, 15.09 × 600 / 3600 = 2.515 → 2.52) is settled, and debited, at the 15:00 hour
+  // end: after the 14:30 top-up. 10000 − 7.55 − 4400 − 45.27 + 100 − 2.52 = 5644.66.
+  fx.replay_text(R"(
+{"id":"t1","time":"2019-03-01T09:00:00+08:00","type":"topup","account":"lab","amount":"10000.00","currency":"CNY"}
+{"id":"c1","time":"2019-03-01T10:30:00+08:00","type":"create","account":"lab","instance":"train","provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"payg"}
+{"id":"c2","time":"2019-03-01T11:00:00+08:00","type":"create","account":"lab","instance":"serve","provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"prepaid","months":1}
+{"id":"d1","time":"2019-03-01T14:10:00+08:00","type":"destroy","account":"lab","instance":"train"}
+{"id":"t2","time":"2019-03-01T14:30:00+08:00","type":"topup","account":"lab","amount":"100","currency":"CNY"}
+)",
+                 until("2019-03-02T00:00:00+08:00"));
+  const auto m = fx.movements("lab");
+  REQUIRE(m.size() == 6);
+  const std::vector<std::pair<const char*, const char*>> expected{
+      {"10000", "10000"},    {"-7.55", "9992.45"}, {"-4400", "5592.45"},
+      {"-45.27", "5547.18"}, {"100", "5647.18"},   {"-2.52", "5644.66"}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("movement " << i);
+    CHECK(m[i].amount == expected[i].first);
+    CHECK(m[i].balance_after == expected[i].second);
+  }
+  CHECK(m[1].at == secs("2019-03-01T11:00:00+08:00"));
+  CHECK(m[2].at == secs("2019-03-01T11:00:00+08:00"));
+  CHECK(m[5].at == secs("2019-03-01T15:00:00+08:00"));
+  // The statement lists them in the same order and closes on the last one.
+  const auto s = monthly_statement(fx.db(), "lab", 2019, 3);
+  REQUIRE(s.movements.size() == 6);
+  CHECK(s.movements[1].amount.to_string() == "-7.55");
+  CHECK(s.movements[2].amount.to_string() == "-4400");
+  REQUIRE(s.balances.size() == 1);
+  CHECK(s.balances[0].closing.to_string() == "5644.66");
+  CHECK(s.balances[0].reconciles);
 }
 
 TEST_CASE("Tencent payg: an hour across local midnight and a month end (UTC+8)",
