@@ -2,11 +2,15 @@
 // `gpubill instances` work end to end; the log parser's canonical form and CSV quoting.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_run.hpp"
 #include "gpubill/events.hpp"
 #include "replay_fixture.hpp"
+#include "temp_dir.hpp"
 
 using namespace gpubill;
 using namespace gpubill::testing;
@@ -146,4 +150,47 @@ TEST_CASE("Odd ids survive the saved state of a split replay", "[replay][events]
   split.replay_text(part2, until("2021-03-01T14:00:00+08:00"));
   CHECK(split.dump() == whole.dump());
   CHECK(whole.count("SELECT SUM(repeat) FROM charge") == 4);
+}
+
+// docs/tutorial.md, command by command: its figures are checked here so the page stays true.
+TEST_CASE("The tutorial's GN8 log gives the bill docs/tutorial.md shows",
+          "[replay][samples][cli]") {
+  TempDir dir;
+  const std::string db = " --db " + dir.file("lab.db");
+  auto r = cli("replay " + sample("tencent-gn8-tutorial.jsonl") + db +
+               " --until 2019-04-15T00:00:00+08:00 --format json");
+  REQUIRE(r.status == 0);
+  auto doc = nlohmann::json::parse(r.output);
+  CHECK(doc["applied"] == "4");
+  CHECK(doc["charge_rows"] == "4");
+  CHECK(doc["settlements"] == "5");
+
+  r = cli("bill --account tutorial --month 2019-03 --format json" + db);
+  REQUIRE(r.status == 0);
+  doc = nlohmann::json::parse(r.output);
+  CHECK(doc["statement"]["billed_CNY"] == "4455.34");
+  CHECK(doc["totals"][0]["exact"] == "4455.33");
+  CHECK(doc["totals"][0]["rounding"] == "+0.01");
+  CHECK(doc["balances"][0]["closing"] == "5544.66");
+  CHECK(doc["balances"][0]["reconciles"] == "yes");
+
+  // One FOCUS row per settlement hour and per order: 1 + 1 + 3 + 1.
+  r = cli("charges --account tutorial --format focus" + db);
+  REQUIRE(r.status == 0);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1 + 6);
+
+  // Every line re-derives from its price and policy rows.
+  for (int id = 1; id <= 4; ++id) {
+    r = cli("explain " + std::to_string(id) + db);
+    INFO(r.output);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("verified") != std::string::npos);
+  }
+
+  // Not renewed: the prepaid instance expires at 11:00 local on Apr 1, spends 7 natural days in
+  // the recycle bin and is destroyed at 00:00 local on Apr 9.
+  r = cli("instances --instance serve --format csv" + db);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("2019-04-01T03:00:00Z,recycle_bin") != std::string::npos);
+  CHECK(r.output.find("2019-04-08T16:00:00Z,destroyed") != std::string::npos);
 }
