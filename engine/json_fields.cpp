@@ -156,9 +156,10 @@ json parse_document(std::string_view text, const std::string& file) {
 
 std::optional<int> as_int(const json& v, int min, int max) {
   if (!v.is_number_integer()) return std::nullopt;
-  if (v.is_number_unsigned()) {
+  if (v.is_number_unsigned()) {  // nlohmann stores every non-negative integer as unsigned
     const auto u = v.get<std::uint64_t>();
     if (u > static_cast<std::uint64_t>(max)) return std::nullopt;
+    if (min > 0 && u < static_cast<std::uint64_t>(min)) return std::nullopt;
     return static_cast<int>(u);
   }
   const auto i = v.get<std::int64_t>();

@@ -176,6 +176,16 @@ TEST_CASE("negative prices and factors are rejected", "[catalog_import]") {
   CHECK(w.field == "amount");  // more than 12 decimals
 }
 
+TEST_CASE("integers outside their range are rejected at either end", "[catalog_import]") {
+  auto w = error_of(replace(kValid, R"("min_months": 12)", R"("min_months": 0)"));
+  CHECK(w.place == "/discounts/0");
+  CHECK(w.field == "min_months");
+  w = error_of(replace(kValid, R"("max_months": 23)", R"("max_months": 1201)"));
+  CHECK(w.field == "max_months");
+  w = error_of(replace(kValid, R"("vcpu": 8)", R"("vcpu": -8)"));
+  CHECK(w.field == "vcpu");
+}
+
 TEST_CASE("bad dates and periods are rejected", "[catalog_import]") {
   auto w = error_of(replace(kValid, R"("effective_from": "2019-01-01",
      "source": "list", "as_of": "2019-01-01"},)",
