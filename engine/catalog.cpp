@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "gpubill/errors.hpp"
+#include "text_match.hpp"
 
 namespace gpubill {
 
@@ -29,23 +30,6 @@ std::string key(std::initializer_list<std::string_view> parts) {
 std::string price_key(std::string_view provider, SubjectKind kind, std::string_view subject,
                       BillingMode mode) {
   return key({provider, to_string(kind), subject, to_string(mode)});
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 // The row in force at t among `candidates` (indices into rows) that `matches`: the latest
@@ -170,18 +154,12 @@ const Gpu& Catalog::gpu(std::string_view name) const {
 }
 
 std::vector<std::string> Catalog::closest_gpu_names(std::string_view name, std::size_t n) const {
-  std::vector<std::pair<std::size_t, std::string>> scored;
+  std::vector<std::string> names;
   for (const auto& g : data_.gpus) {
-    scored.emplace_back(edit_distance(name, g.id), g.id);
-    for (const auto& a : g.aliases) scored.emplace_back(edit_distance(name, a), a);
+    names.push_back(g.id);
+    names.insert(names.end(), g.aliases.begin(), g.aliases.end());
   }
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::string> out;
-  for (const auto& [distance, candidate] : scored) {
-    if (out.size() >= n) break;
-    if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
-  }
-  return out;
+  return text_match::closest(name, names, n);
 }
 
 const InstanceType* Catalog::find_instance_type(std::string_view provider,

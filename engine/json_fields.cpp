@@ -1,9 +1,10 @@
 #include "json_fields.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <vector>
+
+#include "text_match.hpp"
 
 namespace gpubill::json_input {
 
@@ -12,21 +13,6 @@ namespace {
 const json& empty_array() {
   static const json a = json::array();
   return a;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string type_name(const json& v) {
@@ -178,7 +164,7 @@ Fields::Fields(const json& value, std::string pointer, const std::string& file,
     std::string_view best;
     std::size_t best_distance = 3;  // suggest only close names
     for (auto a : allowed) {
-      const auto d = edit_distance(key, a);
+      const auto d = text_match::edit_distance(key, a, text_match::Case::sensitive);
       if (d < best_distance) {
         best = a;
         best_distance = d;

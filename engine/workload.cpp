@@ -6,6 +6,7 @@
 #include "gpubill/catalog_offers.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/workload.hpp"
+#include "text_match.hpp"
 
 namespace gpubill {
 
@@ -15,23 +16,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
@@ -135,15 +119,7 @@ std::string_view to_string(DurationKind kind) noexcept {
 
 std::vector<std::string> closest_names(std::string_view name,
                                        const std::vector<std::string>& candidates, std::size_t n) {
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  for (const auto& c : candidates) scored.emplace_back(edit_distance(name, c), c);
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::string> out;
-  for (const auto& [distance, candidate] : scored) {
-    if (out.size() >= n) break;
-    if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
-  }
-  return out;
+  return text_match::closest(name, candidates, n);
 }
 
 ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
