@@ -93,7 +93,8 @@ CREATE INDEX charge_by_account ON charge (account, period_start);
 CREATE INDEX charge_by_instance ON charge (account, instance, period_start);
 
 -- Top-ups and refunds credited, charges debited. Settlement runs debit once per row (the
--- run's total) at its period_end; balances between are derivable from the charge rows.
+-- run's total) at the hour end that settled its last hour; balances between are derivable
+-- from the charge rows.
 CREATE TABLE balance_movement (
   id            INTEGER PRIMARY KEY,
   account       TEXT NOT NULL,
