@@ -202,10 +202,11 @@ ChargeLine part_of(const ChargeLine& line, std::int64_t k0, std::int64_t k1) {
   return part;
 }
 
+// Lines by start, then by what they charge, so that a log replayed whole or in parts (which
+// writes the same rows in another id order) lists them in the same order; the id last.
 bool line_order(const ChargeLine& a, const ChargeLine& b) {
-  if (a.period_start != b.period_start) return a.period_start < b.period_start;
-  if (a.id != b.id) return a.id < b.id;
-  return a.run_index < b.run_index;
+  return std::tie(a.period_start, a.account, a.instance, a.component, a.kind, a.id, a.run_index) <
+         std::tie(b.period_start, b.account, b.instance, b.component, b.kind, b.id, b.run_index);
 }
 
 template <typename F>
@@ -267,26 +268,30 @@ std::vector<ChargeLine> expand_hourly(const std::vector<ChargeLine>& lines) {
 
 void for_each_hourly(const std::vector<ChargeLine>& lines,
                      const std::function<void(const ChargeLine&)>& fn) {
-  // A merge of the runs' hours: the lines in (period_start, id, run_index) order, and a heap of
-  // the next hour of every run already started.
+  // A merge of the runs' hours: the lines in line_order, and a heap of the next hour of every
+  // run already started. The hourly lines come out in line_order too.
   std::vector<std::size_t> order(lines.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return line_order(lines[a], lines[b]); });
   struct Cursor {
     Instant start;
-    std::int64_t id, run_index;
-    std::size_t rank;  // position in `order`: ties keep the input order
+    std::int64_t run_index;
+    std::size_t rank;  // position in `order`
     std::int64_t k;    // the settlement of lines[order[rank]] to emit next
   };
-  const auto later = [](const Cursor& a, const Cursor& b) {
-    return std::tie(a.start, a.id, a.run_index, a.rank) >
-           std::tie(b.start, b.id, b.run_index, b.rank);
+  // line_order of the hourly lines the cursors stand for.
+  const auto later = [&](const Cursor& a, const Cursor& b) {
+    if (a.start != b.start) return a.start > b.start;
+    const ChargeLine& x = lines[order[a.rank]];
+    const ChargeLine& y = lines[order[b.rank]];
+    return std::tie(x.account, x.instance, x.component, x.kind, x.id, a.run_index, a.rank) >
+           std::tie(y.account, y.instance, y.component, y.kind, y.id, b.run_index, b.rank);
   };
   std::vector<Cursor> heap;
   const auto cursor_of = [&](std::size_t rank, std::int64_t k) {
     const ChargeLine& l = lines[order[rank]];
-    return Cursor{l.settlement_start(k), l.id, l.run_index + k, rank, k};
+    return Cursor{l.settlement_start(k), l.run_index + k, rank, k};
   };
   std::size_t next = 0;
   while (next < order.size() || !heap.empty()) {
@@ -325,7 +330,7 @@ std::vector<ChargeLine> query_charges(Database& db, const ChargeFilter& filter) 
     // settlement that starts at `from` may also end there.
     if (filter.from) sql += " AND period_end >= :from";
     if (filter.to) sql += " AND period_start < :to";
-    sql += " ORDER BY period_start, id";
+    sql += " ORDER BY period_start, account, instance, component, kind, id";  // line_order
     SQLite::Statement q(sqlite(db), sql);
     if (filter.account) q.bind(":account", *filter.account);
     if (filter.instance) q.bind(":instance", *filter.instance);
@@ -365,17 +370,21 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
                                                      std::optional<Instant> from,
                                                      std::optional<Instant> to) {
   return store_call("reading balance movements", [&] {
+    // `c` is the settlement a movement debits, if it debits one.
     std::string sql =
-        "SELECT id, account, at, currency, amount, balance_after, kind, charge_id, event_seq "
-        "FROM balance_movement WHERE account = :account";
-    if (from) sql += " AND at >= :from";
-    if (to) sql += " AND at < :to";
+        "SELECT m.id, m.account, m.at, m.currency, m.amount, m.balance_after, m.kind, "
+        "m.charge_id, m.event_seq FROM balance_movement m LEFT JOIN charge c ON c.id = "
+        "m.charge_id AND c.kind = 'settlement' WHERE m.account = :account";
+    if (from) sql += " AND m.at >= :from";
+    if (to) sql += " AND m.at < :to";
     // The order replay applied them in. At one instant the hourly settlements come first
     // (time before events, docs/usage-log.md); their rows are written when a run ends, so their
-    // ids can be later than those of the orders and top-ups that followed them.
+    // ids say nothing of that order: they are listed by what they charge instead (all of one
+    // instant's settlements show the balance after all of them). The other movements follow in
+    // the order they happened, which is their id order.
     sql +=
-        " ORDER BY at, NOT EXISTS (SELECT 1 FROM charge c WHERE c.id = balance_movement.charge_id "
-        "AND c.kind = 'settlement'), id";
+        " ORDER BY m.at, c.id IS NULL, CASE WHEN c.id IS NOT NULL THEN m.currency END, "
+        "c.instance, c.component, c.instance_type, m.id";
     SQLite::Statement q(sqlite(db), sql);
     q.bind(":account", std::string(account));
     if (from) q.bind(":from", static_cast<int64_t>(unix_of(*from)));

@@ -245,8 +245,7 @@ TEST_CASE("rejects are listed in order and filter by account and kind", "[ledger
   CHECK(gpubill::query_rejects(f.db(), acme).size() == 1);
 }
 
-TEST_CASE("overlapping runs expand in (start, id, hour) order, streamed or not",
-          "[ledger][expand]") {
+TEST_CASE("overlapping runs expand in line order by hour, streamed or not", "[ledger][expand]") {
   LedgerFixture f;
   f.insert_charge(f.payg(at("2018-01-31T12:00:00Z"), 3600, 10));
   auto other = f.payg(at("2018-01-31T14:00:00Z"), 3600, 3);
@@ -260,14 +259,15 @@ TEST_CASE("overlapping runs expand in (start, id, hour) order, streamed or not",
   f.insert_charge(early);
 
   const auto lines = gpubill::query_charges(f.db());
-  // The expected order, by brute force: every hour, sorted by (start, id, hour).
+  // The expected order, by brute force: every hour, sorted by (start, account, instance,
+  // component, kind, id, hour).
   std::vector<ChargeLine> expected;
   for (const auto& l : lines) {
     for (const auto& h : gpubill::expand_hourly(l)) expected.push_back(h);
   }
   std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.period_start, a.id, a.run_index) <
-           std::tie(b.period_start, b.id, b.run_index);
+    return std::tie(a.period_start, a.account, a.instance, a.component, a.kind, a.id, a.run_index) <
+           std::tie(b.period_start, b.account, b.instance, b.component, b.kind, b.id, b.run_index);
   });
   std::vector<ChargeLine> streamed;
   gpubill::for_each_hourly(lines, [&](const ChargeLine& h) { streamed.push_back(h); });

@@ -13,6 +13,7 @@
 
 #include "gpubill/catalog_import.hpp"
 #include "gpubill/db.hpp"
+#include "gpubill/ledger.hpp"
 #include "gpubill/replay.hpp"
 #include "gpubill/time.hpp"
 #include "store.hpp"
@@ -148,18 +149,22 @@ class ReplayFixture {
     return out;
   }
 
+  // Every account an event named, sorted.
+  std::vector<std::string> account_names() {
+    std::vector<std::string> out;
+    SQLite::Statement q(sql(), "SELECT DISTINCT account FROM event ORDER BY account");
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
+  }
+
+  // The account's movements as `gpubill bill` lists them (query_balance_movements).
   std::vector<Movement> movements(const std::string& account) {
     std::vector<Movement> out;
-    SQLite::Statement q(sql(),
-                        "SELECT at, currency, amount, balance_after, kind, COALESCE(charge_id, 0) "
-                        "FROM balance_movement WHERE account = ? ORDER BY at, NOT EXISTS (SELECT 1 "
-                        "FROM charge c WHERE c.id = balance_movement.charge_id AND c.kind = "
-                        "'settlement'), id");
-    q.bind(1, account);
-    while (q.executeStep()) {
-      out.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getString(),
-                     q.getColumn(2).getString(), q.getColumn(3).getString(),
-                     q.getColumn(4).getString(), q.getColumn(5).getInt64()});
+    for (const auto& m : query_balance_movements(db(), account)) {
+      out.push_back(
+          {std::chrono::duration_cast<std::chrono::seconds>(m.at.time_since_epoch()).count(),
+           m.currency.to_string(), m.amount.to_string(), m.balance_after.to_string(), m.kind,
+           m.charge_id.value_or(0)});
     }
     return out;
   }

@@ -77,8 +77,8 @@ struct ChargeFilter {
   std::optional<Instant> from, to;
 };
 
-// The charge lines matching `filter`, ordered by (period_start, id). Throws StoreError when a
-// stored value does not decode.
+// The charge lines matching `filter`, ordered by (period_start, account, instance, component,
+// kind, id). Throws StoreError when a stored value does not decode.
 std::vector<ChargeLine> query_charges(Database& db, const ChargeFilter& filter = {});
 
 // One charge row by id, read whole. nullopt when there is none.
@@ -90,7 +90,8 @@ std::optional<ChargeLine> find_charge(Database& db, std::int64_t charge_id);
 // Throws StoreError when the line's totals are not its per-settlement amounts × repeat (they
 // could not be preserved) or its span does not fit the run rule.
 std::vector<ChargeLine> expand_hourly(const ChargeLine& line);
-// Every line of `lines` expanded, ordered by (period_start, id, run_index).
+// Every line of `lines` expanded, the hourly lines ordered as query_charges orders lines (then
+// by run_index).
 std::vector<ChargeLine> expand_hourly(const std::vector<ChargeLine>& lines);
 // The same lines in the same order, one at a time, without holding them all: memory grows
 // with the number of lines, not with the hours of their runs (for exports of long runs).
@@ -115,7 +116,8 @@ struct BalanceMovement {
   std::optional<std::int64_t> charge_id, event_seq;
 };
 
-// The account's movements with `from` <= at < `to` (either unset = open), by (at, id).
+// The account's movements with `from` <= at < `to` (either unset = open), in the order replay
+// applied them: by at, hourly settlements before the other movements of that instant, then id.
 std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_view account,
                                                      std::optional<Instant> from = {},
                                                      std::optional<Instant> to = {});
