@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <tuple>
 
 #include "gpubill/errors.hpp"
@@ -373,9 +374,9 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
     // `c` is the settlement a movement debits, if it debits one.
     std::string sql =
         "SELECT m.id, m.account, m.at, m.currency, m.amount, m.balance_after, m.kind, "
-        "m.charge_id, m.event_seq FROM balance_movement m LEFT JOIN charge c ON c.id = "
+        "m.charge_id, m.event_seq, c.id FROM balance_movement m LEFT JOIN charge c ON c.id = "
         "m.charge_id AND c.kind = 'settlement' WHERE m.account = :account";
-    if (from) sql += " AND m.at >= :from";
+    // Every movement before `to`, from the first: balance_after is their running total.
     if (to) sql += " AND m.at < :to";
     // The order replay applied them in. At one instant the hourly settlements come first
     // (time before events, docs/usage-log.md); their rows are written when a run ends, so their
@@ -387,9 +388,9 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
         "c.instance, c.component, c.instance_type, m.id";
     SQLite::Statement q(sqlite(db), sql);
     q.bind(":account", std::string(account));
-    if (from) q.bind(":from", static_cast<int64_t>(unix_of(*from)));
     if (to) q.bind(":to", static_cast<int64_t>(unix_of(*to)));
     std::vector<BalanceMovement> out;
+    std::map<std::string, Decimal, std::less<>> running;  // by currency
     while (q.executeStep()) {
       BalanceMovement m;
       m.id = q.getColumn(0).getInt64();
@@ -398,10 +399,18 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
       m.at = instant_of(q.getColumn(2).getInt64());
       m.currency = decode_currency(q.getColumn(3).getString(), at + "currency");
       m.amount = decode_decimal(q.getColumn(4).getString(), at + "amount");
-      m.balance_after = decode_decimal(q.getColumn(5).getString(), at + "balance_after");
+      // Column 5 holds the engine's balance at that instant; a run's hours are debited in
+      // segments dated by their last hour, so only the running total in listing order is sure
+      // to add up at every cut (a month end), and is what is shown.
+      m.recorded_balance = decode_decimal(q.getColumn(5).getString(), at + "balance_after");
+      m.settles_run = !q.getColumn(9).isNull();
+      Decimal& balance = running[std::string(m.currency.code())];
+      balance += m.amount;
+      m.balance_after = balance;
       m.kind = q.getColumn(6).getString();
       m.charge_id = optional_int(q.getColumn(7));
       m.event_seq = optional_int(q.getColumn(8));
+      if (from && m.at < *from) continue;
       out.push_back(std::move(m));
     }
     return out;

@@ -141,9 +141,11 @@ MonthlyStatement monthly_statement(Database& db, std::string_view account, int y
     }
     ++b.movements;
     b.closing = m.balance_after;
+    if (!m.settles_run && m.recorded_balance != m.balance_after) b.reconciles = false;
   }
   for (auto& [key, b] : balances) {
-    b.reconciles = b.opening + b.topups + b.refunds + b.charges + b.other == b.closing;
+    b.reconciles =
+        b.reconciles && b.opening + b.topups + b.refunds + b.charges + b.other == b.closing;
     s.balances.push_back(std::move(b));
   }
   return s;

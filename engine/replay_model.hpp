@@ -114,11 +114,15 @@ enum TimerKind : int {
   kTimerKinds
 };
 
-// The open settlement row of a meter.
+// The open settlement row of a meter. Its hours are debited from the balance as movements in
+// segments: a top-up, order or refund of the same currency first writes the hours settled so far
+// as one movement (closing the segment), so that every movement's balance includes all the
+// debits before it; the hours after that go into the next segment.
 struct Run {
-  std::int64_t row_id = 0, movement_id = 0;  // once written
+  std::int64_t row_id = 0, movement_id = 0;  // once written; movement_id: the open segment's
   bool dirty = false;                        // written, and extended since
   std::int64_t repeat = 0;                   // 0 = no open row
+  std::int64_t debited = 0;                  // settlements in closed movement segments
   Seconds start = 0, end = 0;
   bool full_hour = false;
   std::int64_t quantity = 0;  // metered seconds × multiplier, per settlement
@@ -216,6 +220,9 @@ class Account {
   std::optional<std::string> apply(Sim& sim, const UsageEvent& ev, std::int64_t seq);
   // Writes every open run (insert or update) and keeps it open; for saving the state.
   void write_open_runs(Sim& sim);
+  // Writes the open segments of the runs in currency c as movements and closes them: called
+  // before any other movement of c, so that its balance_after follows from the movements before.
+  void close_debits(Sim& sim, Currency c);
 
   // Saved state as JSON text, and back (replay_state.cpp).
   std::string save() const;
@@ -249,6 +256,7 @@ class Account {
   void activate(Sim&, Meter& m, Seconds t, std::int64_t seq);
   void deactivate(Sim&, Meter& m, Seconds t, bool min_run);
   void flush(Sim&, Meter& m);
+  void write_run(Sim&, Meter& m);  // the run's row and its open segment's movement, as they are
   void retire_settled(Sim&, Instance& inst);
   void finish_if_done(Sim&, Instance& inst, Seconds t);
 

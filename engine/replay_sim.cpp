@@ -212,6 +212,7 @@ std::int64_t Account::charge(Sim& sim, const ChargeRow& row, Seconds at, std::in
   ++sim.charge_rows;
   const Decimal total = row.billed * row.repeat;
   if (!total.is_zero()) {
+    close_debits(sim, row.currency);
     Balance& b = balance(row.currency);
     b.amount -= total;
     MovementRow mv;
@@ -291,7 +292,7 @@ MovementRow run_movement(const std::string& account, const Meter& m, const Run& 
   // from the state is only rewritten after a new settlement has set it.
   mv.at = r.settled_at ? r.settled_at : r.end;
   mv.currency = m.owner->currency;
-  mv.amount = -(r.billed * r.repeat);
+  mv.amount = -(r.billed * (r.repeat - r.debited));  // the open segment
   mv.balance_after = r.balance_after;
   mv.kind = "charge";
   mv.charge_id = r.row_id;
@@ -327,35 +328,57 @@ ChargeRow order_row(const std::string& account, const Instance& inst, const char
 
 }  // namespace
 
-void Account::flush(Sim& sim, Meter& m) {
+void Account::write_run(Sim& sim, Meter& m) {
   Run& r = m.run;
   if (r.repeat == 0) return;
   if (r.row_id == 0) {
     r.row_id = sim.sink.insert_charge(run_row(name, m, r));
     ++sim.charge_rows;
-    if (!r.billed.is_zero()) r.movement_id = sim.sink.insert_movement(run_movement(name, m, r));
   } else if (r.dirty) {
     sim.sink.update_charge(r.row_id, run_row(name, m, r));
-    if (r.movement_id) sim.sink.update_movement(r.movement_id, run_movement(name, m, r));
   }
-  r = Run{};
+  if (r.repeat > r.debited && !r.billed.is_zero()) {
+    if (r.movement_id == 0) {
+      r.movement_id = sim.sink.insert_movement(run_movement(name, m, r));
+    } else if (r.dirty) {
+      sim.sink.update_movement(r.movement_id, run_movement(name, m, r));
+    }
+  }
+  r.dirty = false;
+}
+
+void Account::flush(Sim& sim, Meter& m) {
+  write_run(sim, m);
+  m.run = Run{};
 }
 
 void Account::write_open_runs(Sim& sim) {
   for (auto& [index, inst] : by_index_) {
+    for (auto& mp : inst->meters) write_run(sim, *mp);
+  }
+}
+
+void Account::close_debits(Sim& sim, Currency c) {
+  for (auto& [index, inst] : by_index_) {
+    if (inst->currency != c) continue;
     for (auto& mp : inst->meters) {
-      Meter& m = *mp;
-      Run& r = m.run;
-      if (r.repeat == 0) continue;
+      Run& r = mp->run;
+      if (r.repeat <= r.debited) continue;
+      // The movement needs the row's id; a row already written is brought up to date later
+      // (it stays dirty), which saves an UPDATE per open run and top-up.
       if (r.row_id == 0) {
-        r.row_id = sim.sink.insert_charge(run_row(name, m, r));
+        r.row_id = sim.sink.insert_charge(run_row(name, *mp, r));
         ++sim.charge_rows;
-        if (!r.billed.is_zero()) r.movement_id = sim.sink.insert_movement(run_movement(name, m, r));
-      } else if (r.dirty) {
-        sim.sink.update_charge(r.row_id, run_row(name, m, r));
-        if (r.movement_id) sim.sink.update_movement(r.movement_id, run_movement(name, m, r));
       }
-      r.dirty = false;
+      if (!r.billed.is_zero()) {
+        if (r.movement_id == 0) {
+          sim.sink.insert_movement(run_movement(name, *mp, r));
+        } else if (r.dirty) {
+          sim.sink.update_movement(r.movement_id, run_movement(name, *mp, r));
+        }
+      }
+      r.debited = r.repeat;
+      r.movement_id = 0;
     }
   }
 }
@@ -966,6 +989,7 @@ std::optional<std::string> Account::apply(Sim& sim, const UsageEvent& ev, std::i
 std::optional<std::string> Account::topup(Sim& sim, const UsageEvent& ev, std::int64_t seq) {
   const Seconds t = to_seconds(ev.time);
   const Currency c = *ev.currency;
+  close_debits(sim, c);
   Balance& b = balance(c);
   b.funded = true;
   credit(sim, c, *ev.amount, t, seq);

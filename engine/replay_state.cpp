@@ -100,6 +100,7 @@ void write_run(Writer& w, const Run& r) {
   w.key("movement_id").num(r.movement_id);
   w.key("dirty").boolean(r.dirty);
   w.key("repeat").num(r.repeat);
+  w.key("debited").num(r.debited);
   w.key("start").num(r.start);
   w.key("end").num(r.end);
   w.key("full_hour").boolean(r.full_hour);
@@ -183,6 +184,7 @@ Run run_of(const json& j) {
   r.movement_id = j.at("movement_id").get<std::int64_t>();
   r.dirty = j.at("dirty").get<bool>();
   r.repeat = j.at("repeat").get<std::int64_t>();
+  r.debited = j.value("debited", std::int64_t{0});  // absent in states saved before segments
   r.start = j.at("start").get<Seconds>();
   r.end = j.at("end").get<Seconds>();
   r.full_hour = j.at("full_hour").get<bool>();

@@ -92,9 +92,10 @@ CREATE TABLE charge (
 CREATE INDEX charge_by_account ON charge (account, period_start);
 CREATE INDEX charge_by_instance ON charge (account, instance, period_start);
 
--- Top-ups and refunds credited, charges debited. Settlement runs debit once per row (the
--- run's total) at the hour end that settled its last hour; balances between are derivable
--- from the charge rows.
+-- Top-ups and refunds credited, charges debited. A settlement run is debited in segments: the
+-- hours settled before a top-up, order or refund of its currency, then the rest at the hour
+-- end of its last hour (docs/usage-log.md). balance_after is the engine's balance when the row
+-- was written; readers show the running total of the amounts (docs/bills.md).
 CREATE TABLE balance_movement (
   id            INTEGER PRIMARY KEY,
   account       TEXT NOT NULL,

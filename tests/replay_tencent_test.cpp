@@ -424,8 +424,10 @@ TEST_CASE("Tencent arrears: a top-up during the grace period cancels the shutdow
   ReplayFixture fx;
   // As above until 13:00 (−25.27). A top-up of 50 at 13:30 brings it to 24.73 ≥ 0: no shutdown.
   // 14:00 → 9.64; 15:00 → −5.45: negative again, shutdown due at 17:00 — but the instance is
-  // destroyed at 16:30. Lines: [10:00, 16:00) repeat 6 = 90.54 (debited at 16:00: 70 − 90.54 =
-  // −20.54), then [16:00, 16:30) 7.55 (at 17:00: −28.09).
+  // destroyed at 16:30. Lines: [10:00, 16:00) repeat 6 = 90.54, then [16:00, 16:30) 7.55.
+  // Movements: the top-up first debits the three hours settled so far (−45.27 at 13:00 →
+  // −25.27), then credits 50 (→ 24.73); the run's other three hours at 16:00 (→ −20.54); the
+  // last half hour at 17:00 (→ −28.09).
   fx.replay_text(R"(
 {"id":"t1","time":"2019-03-01T09:00:00+08:00","type":"topup","account":"acme","amount":"20.00","currency":"CNY"}
 {"id":"c1","time":"2019-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"g","provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"payg"}
@@ -440,11 +442,17 @@ TEST_CASE("Tencent arrears: a top-up during the grace period cancels the shutdow
   CHECK_CHARGE(c[1], "settlement", "2019-03-01T16:00:00+08:00", "2019-03-01T16:30:00+08:00", 1,
                "1800", "7.545", "7.55", "0.005", "7.55");
   const auto m = fx.movements("acme");
-  REQUIRE(m.size() == 4);
-  CHECK(m[1].kind == "topup");
-  CHECK(m[1].balance_after == "24.73");
-  CHECK(m[2].balance_after == "-20.54");
-  CHECK(m[3].balance_after == "-28.09");
+  REQUIRE(m.size() == 5);
+  CHECK(m[1].amount == "-45.27");
+  CHECK(m[1].at == secs("2019-03-01T13:00:00+08:00"));
+  CHECK(m[1].balance_after == "-25.27");
+  CHECK(m[2].kind == "topup");
+  CHECK(m[2].balance_after == "24.73");
+  CHECK(m[3].amount == "-45.27");
+  CHECK(m[3].at == secs("2019-03-01T16:00:00+08:00"));
+  CHECK(m[3].balance_after == "-20.54");
+  CHECK(m[4].balance_after == "-28.09");
+  CHECK(m[1].charge_id == m[3].charge_id);  // two segments of one run
   const auto s = fx.states("g");
   REQUIRE(s.size() == 5);
   CHECK(s[1].reason.rfind("arrears:", 0) == 0);

@@ -114,10 +114,17 @@ struct BalanceMovement {
   Decimal amount, balance_after;
   std::string kind;  // topup, charge, refund
   std::optional<std::int64_t> charge_id, event_seq;
+  // The balance the engine recorded when it wrote the movement. For every movement but a
+  // settlement run's it equals balance_after; a run's may also count other runs' hours that
+  // are debited in later movements.
+  Decimal recorded_balance;
+  bool settles_run = false;  // debits hourly settlements of a charge row (a run segment)
 };
 
 // The account's movements with `from` <= at < `to` (either unset = open), in the order replay
 // applied them: by at, hourly settlements before the other movements of that instant, then id.
+// balance_after is the running total of the account's movements in that currency, in this
+// order, from its first movement: so opening + movements = closing holds for any [from, to).
 std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_view account,
                                                      std::optional<Instant> from = {},
                                                      std::optional<Instant> to = {});
@@ -147,10 +154,12 @@ struct CurrencyTotal {
   Totals totals;
 };
 
-// The balance of one currency over the month. opening + topups + refunds + charges + other =
-// closing must hold (`reconciles`); charges are negative. Movements are counted by when they
-// happened: a settlement run is debited once, at its period_end, so a run crossing the month
-// end is charged (by hours) in both months but debited in the later one.
+// The balance of one currency over the month; charges are negative. opening + topups + refunds +
+// charges + other = closing, and every movement that is not a run's hourly settlements shows
+// the balance the engine recorded for it (`reconciles`; false means a gap or an edited row).
+// Movements are counted by when they happened: a run's hours are debited at the hour end of
+// its last hour, or earlier in segments when a top-up, order or refund comes, so a run crossing
+// the month end is charged (by hours) in both months but may be debited in the later one.
 struct BalanceSummary {
   Currency currency;
   Decimal opening, topups, refunds, charges, other, closing;
