@@ -256,7 +256,9 @@ class Account {
   void activate(Sim&, Meter& m, Seconds t, std::int64_t seq);
   void deactivate(Sim&, Meter& m, Seconds t, bool min_run);
   void flush(Sim&, Meter& m);
-  void write_run(Sim&, Meter& m);  // the run's row and its open segment's movement, as they are
+  // The run's row and its open segment's movement, as they are. A row already written is
+  // updated only with update_row; otherwise it stays dirty, to be updated later.
+  void write_run(Sim&, Meter& m, bool update_row = true);
   void retire_settled(Sim&, Instance& inst);
   void finish_if_done(Sim&, Instance& inst, Seconds t);
 

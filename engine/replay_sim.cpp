@@ -328,23 +328,24 @@ ChargeRow order_row(const std::string& account, const Instance& inst, const char
 
 }  // namespace
 
-void Account::write_run(Sim& sim, Meter& m) {
+void Account::write_run(Sim& sim, Meter& m, bool update_row) {
   Run& r = m.run;
   if (r.repeat == 0) return;
+  const bool extended = r.dirty;
   if (r.row_id == 0) {
     r.row_id = sim.sink.insert_charge(run_row(name, m, r));
     ++sim.charge_rows;
-  } else if (r.dirty) {
+  } else if (extended && update_row) {
     sim.sink.update_charge(r.row_id, run_row(name, m, r));
   }
   if (r.repeat > r.debited && !r.billed.is_zero()) {
     if (r.movement_id == 0) {
       r.movement_id = sim.sink.insert_movement(run_movement(name, m, r));
-    } else if (r.dirty) {
+    } else if (extended) {
       sim.sink.update_movement(r.movement_id, run_movement(name, m, r));
     }
   }
-  r.dirty = false;
+  if (update_row) r.dirty = false;
 }
 
 void Account::flush(Sim& sim, Meter& m) {
@@ -366,17 +367,7 @@ void Account::close_debits(Sim& sim, Currency c) {
       if (r.repeat <= r.debited) continue;
       // The movement needs the row's id; a row already written is brought up to date later
       // (it stays dirty), which saves an UPDATE per open run and top-up.
-      if (r.row_id == 0) {
-        r.row_id = sim.sink.insert_charge(run_row(name, *mp, r));
-        ++sim.charge_rows;
-      }
-      if (!r.billed.is_zero()) {
-        if (r.movement_id == 0) {
-          sim.sink.insert_movement(run_movement(name, *mp, r));
-        } else if (r.dirty) {
-          sim.sink.update_movement(r.movement_id, run_movement(name, *mp, r));
-        }
-      }
+      write_run(sim, *mp, /*update_row=*/false);
       r.debited = r.repeat;
       r.movement_id = 0;
     }
