@@ -1,5 +1,7 @@
 // Monthly statements: charges totalled per instance and component, per kind and per currency,
 // and the balance movements of the month, with the month in the account's billing time zone.
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -118,15 +120,20 @@ MonthlyStatement monthly_statement(Database& db, std::string_view account, int y
 
   // Balances: the last balance of each currency before the month opens it; the movements of
   // the month add up to the closing balance.
-  const auto before = query_balance_movements(db, account, std::nullopt, s.period_start);
+  // One read: the running balances need every movement since the first anyway.
+  auto movements = query_balance_movements(db, account, std::nullopt, s.period_end);
+  const auto month_start = std::find_if(movements.begin(), movements.end(), [&](const auto& m) {
+    return m.at >= s.period_start;  // listed by at first
+  });
   std::map<std::string, BalanceSummary> balances;
-  for (const auto& m : before) {
-    auto& b = balances[m.currency.to_string()];
-    b.currency = m.currency;
-    b.opening = m.balance_after;
-    b.closing = m.balance_after;
+  for (auto it = movements.begin(); it != month_start; ++it) {
+    auto& b = balances[it->currency.to_string()];
+    b.currency = it->currency;
+    b.opening = it->balance_after;
+    b.closing = it->balance_after;
   }
-  s.movements = query_balance_movements(db, account, s.period_start, s.period_end);
+  s.movements.assign(std::make_move_iterator(month_start),
+                     std::make_move_iterator(movements.end()));
   for (const auto& m : s.movements) {
     auto& b = balances[m.currency.to_string()];
     b.currency = m.currency;
