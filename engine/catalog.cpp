@@ -1,7 +1,6 @@
 #include "gpubill/catalog.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "gpubill/errors.hpp"
 #include "text_match.hpp"
@@ -11,12 +10,6 @@ namespace gpubill {
 namespace {
 
 constexpr char kSep = '\x1f';
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string key(std::initializer_list<std::string_view> parts) {
   std::string k;
@@ -106,10 +99,11 @@ Catalog::Catalog(CatalogData data) : data_(std::move(data)) {
     provider_index_[data_.providers[i].id] = i;
   }
   for (std::size_t i = 0; i < data_.gpus.size(); ++i) {
-    gpu_index_[lower(data_.gpus[i].id)] = i;
+    gpu_index_[text_match::to_lower(data_.gpus[i].id)] = i;
   }
   for (std::size_t i = 0; i < data_.gpus.size(); ++i) {  // ids win over aliases
-    for (const auto& alias : data_.gpus[i].aliases) gpu_index_.try_emplace(lower(alias), i);
+    for (const auto& alias : data_.gpus[i].aliases)
+      gpu_index_.try_emplace(text_match::to_lower(alias), i);
   }
   for (std::size_t i = 0; i < data_.instance_types.size(); ++i) {
     const auto& it = data_.instance_types[i];
@@ -141,7 +135,7 @@ const Provider& Catalog::provider(std::string_view id) const {
 }
 
 const Gpu* Catalog::find_gpu(std::string_view name) const {
-  auto it = gpu_index_.find(lower(name));
+  auto it = gpu_index_.find(text_match::to_lower(name));
   return it == gpu_index_.end() ? nullptr : &data_.gpus[it->second];
 }
 

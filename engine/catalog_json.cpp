@@ -1,7 +1,6 @@
 // The JSON catalog format (docs/catalog-format.md): parsing with full validation, and the check
 // of references between rows.
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -9,6 +8,7 @@
 #include "catalog_store.hpp"
 #include "gpubill/catalog_import.hpp"
 #include "json_fields.hpp"
+#include "text_match.hpp"
 
 namespace gpubill {
 
@@ -292,17 +292,11 @@ void check_periods(const std::vector<Row>& rows, std::string_view section, const
   }
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 void check_rows(const CatalogData& d, const std::string& file) {
   check_unique(d.providers, "providers", file, "id", [](const Provider& p) { return p.id; });
   check_unique(d.regions, "regions", file, "id",
                [](const Region& r) { return std::pair(r.provider, r.id); });
-  check_unique(d.gpus, "gpus", file, "id", [](const Gpu& g) { return lower(g.id); });
+  check_unique(d.gpus, "gpus", file, "id", [](const Gpu& g) { return text_match::to_lower(g.id); });
   check_unique(d.instance_types, "instance_types", file, "id",
                [](const InstanceType& it) { return std::pair(it.provider, it.id); });
   check_unique(d.fx_rates, "fx_rates", file, "date", [](const FxRate& r) {
@@ -310,10 +304,11 @@ void check_rows(const CatalogData& d, const std::string& file) {
   });
   // A GPU name (id or alias, case-insensitive) must name one GPU.
   std::map<std::string, std::size_t> names;
-  for (std::size_t i = 0; i < d.gpus.size(); ++i) names.emplace(lower(d.gpus[i].id), i);
+  for (std::size_t i = 0; i < d.gpus.size(); ++i)
+    names.emplace(text_match::to_lower(d.gpus[i].id), i);
   for (std::size_t i = 0; i < d.gpus.size(); ++i) {
     for (const auto& a : d.gpus[i].aliases) {
-      auto [it, inserted] = names.emplace(lower(a), i);
+      auto [it, inserted] = names.emplace(text_match::to_lower(a), i);
       if (!inserted && it->second != i) {
         throw InputError(file, row_pointer("gpus", i), "aliases",
                          "alias '" + a + "' also names " + row_pointer("gpus", it->second) + " ('" +
@@ -431,7 +426,7 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
     for (const auto& p : d->providers) providers.insert(p.id);
     for (const auto& g : d->gpus) {
       gpus.insert(g.id);
-      for (const auto& a : g.aliases) alias_of[lower(a)] = g.id;
+      for (const auto& a : g.aliases) alias_of[text_match::to_lower(a)] = g.id;
     }
     for (const auto& it : d->instance_types) instance_types.emplace(it.provider, it.id);
   }
@@ -445,7 +440,7 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
                             std::string_view field) {
     if (gpus.count(id)) return;
     std::string reason = "unknown GPU '" + id + "': not defined in this file or the database";
-    if (auto a = alias_of.find(lower(id)); a != alias_of.end()) {
+    if (auto a = alias_of.find(text_match::to_lower(id)); a != alias_of.end()) {
       reason = "'" + id + "' is an alias; use the GPU id '" + a->second + "'";
     }
     throw InputError(file, pointer, std::string(field), reason);

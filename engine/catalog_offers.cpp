@@ -1,21 +1,15 @@
 #include "gpubill/catalog_offers.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <tuple>
 
 #include "gpubill/errors.hpp"
+#include "text_match.hpp"
 
 namespace gpubill {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 using Key = std::pair<std::string, BillingMode>;  // (region, mode)
 
@@ -171,9 +165,10 @@ class Lister {
 std::vector<const Gpu*> gpus_matching(const Catalog& catalog, std::string_view name) {
   std::vector<const Gpu*> out;
   if (const Gpu* g = catalog.find_gpu(name)) out.push_back(g);
-  const std::string prefix = lower(name) + "-";
+  const std::string prefix = text_match::to_lower(name) + "-";
   for (const auto& g : catalog.data().gpus) {
-    if (lower(g.id).rfind(prefix, 0) == 0 && std::find(out.begin(), out.end(), &g) == out.end()) {
+    if (text_match::to_lower(g.id).rfind(prefix, 0) == 0 &&
+        std::find(out.begin(), out.end(), &g) == out.end()) {
       out.push_back(&g);
     }
   }

@@ -6,6 +6,12 @@
 
 namespace gpubill::text_match {
 
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b, Case c) {
   const auto same = [c](char x, char y) {
     if (c == Case::sensitive) return x == y;

@@ -11,6 +11,9 @@ namespace gpubill::text_match {
 
 enum class Case { sensitive, insensitive };
 
+// s with ASCII letters in lower case; other bytes (UTF-8 included) unchanged.
+std::string to_lower(std::string_view s);
+
 // Levenshtein distance: the fewest single-byte insertions, deletions and substitutions that
 // turn a into b; with Case::insensitive, ASCII letters compare without case.
 std::size_t edit_distance(std::string_view a, std::string_view b, Case c = Case::insensitive);

@@ -1,6 +1,5 @@
 // Resolving a workload against the catalog: names, defaults, contradictions.
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 #include "gpubill/catalog_offers.hpp"
@@ -11,12 +10,6 @@
 namespace gpubill {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
   std::string out;
@@ -284,7 +277,7 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
   std::vector<std::string> provider_ids;
   for (const auto& p : data.providers) provider_ids.push_back(p.id);
   for (std::size_t i = 0; i < w.providers.size(); ++i) {
-    const std::string id = lower(w.providers[i]);
+    const std::string id = text_match::to_lower(w.providers[i]);
     if (!catalog.find_provider(id)) {
       const auto hint = closest_names(w.providers[i], provider_ids);
       fail(w, item("/providers", i),
