@@ -78,12 +78,10 @@ struct Candidate {
   Money total = tco_detail::unset();
 };
 
-RentOption payg_option(const QuoteLine& line, int instances, const LeaseVsBuyInputs& in,
-                       const Discounter& discount) {
-  const Currency c = in.currency;
-  const int horizon = in.horizon_months;
+// What an option rents: the offer, how many instances, its list price. Costs are left to fill.
+RentOption describe(const QuoteLine& line, int instances, BillingMode mode, PriceUnit unit) {
   RentOption o;
-  o.mode = BillingMode::payg;
+  o.mode = mode;
   o.provider = line.provider;
   o.region = line.region;
   o.instance_type = line.instance_type;
@@ -91,8 +89,16 @@ RentOption payg_option(const QuoteLine& line, int instances, const LeaseVsBuyInp
   o.gpus_per_instance = line.gpu_count;
   o.instances = instances;
   o.list_price = *line.unit_price;
-  o.unit = PriceUnit::hour;
+  o.unit = unit;
   o.fx = line.fx;
+  return o;
+}
+
+RentOption payg_option(const QuoteLine& line, int instances, const LeaseVsBuyInputs& in,
+                       const Discounter& discount) {
+  const Currency c = in.currency;
+  const int horizon = in.horizon_months;
+  RentOption o = describe(line, instances, BillingMode::payg, PriceUnit::hour);
   const Money hourly = converted_unit_price(line, c) * instances;
   o.per_month = in.utilisation.is_zero() ? Money::zero(c) : *line.total * instances;
   o.price_per_gpu_hour = Money(
@@ -117,17 +123,7 @@ RentOption prepaid_option(const QuoteLine& line, int instances, const LeaseVsBuy
                           const Discounter& discount) {
   const Currency c = in.currency;
   const int horizon = in.horizon_months;
-  RentOption o;
-  o.mode = BillingMode::prepaid;
-  o.provider = line.provider;
-  o.region = line.region;
-  o.instance_type = line.instance_type;
-  o.gpu = line.gpu ? line.gpu->id : std::string();
-  o.gpus_per_instance = line.gpu_count;
-  o.instances = instances;
-  o.list_price = *line.unit_price;
-  o.unit = PriceUnit::month;
-  o.fx = line.fx;
+  RentOption o = describe(line, instances, BillingMode::prepaid, PriceUnit::month);
   const rules::PrepaidPlan& plan = *line.plan;
   o.plan = plan_text(plan);
   if (plan.months_covered > horizon) {
