@@ -104,22 +104,8 @@ TEST_CASE("explain checks a run's totals, the unit price and the rows it names",
 
 TEST_CASE("explain re-derives a prepaid order with its term discount", "[ledger][explain]") {
   LedgerFixture f;
-  ChargeSpec order;
-  order.kind = "prepaid_order";
-  order.mode = "prepaid";
-  order.quantity = "6";
-  order.unit = "month";
-  order.unit_price = "4400";
-  order.price_unit = "month";
-  order.period_start = at("2018-01-31T10:00:00+08:00");
-  order.period_end = at("2018-07-31T10:00:00+08:00");
-  order.exact = "23232";
-  order.billed = "23232";
-  order.rounding = "0";
-  order.price_id = f.prepaid_price_id;
-  order.policy_id = f.policy_id;
-  order.discount_id = f.discount_id;
-  const auto id = f.insert_charge(order);
+  const auto id = f.insert_charge(
+      f.prepaid_order(at("2018-01-31T10:00:00+08:00"), at("2018-07-31T10:00:00+08:00")));
   const auto x = gpubill::explain_charge(f.db(), id);
   REQUIRE(x.discount);
   CHECK(x.discount->factor == Decimal::parse("0.88"));

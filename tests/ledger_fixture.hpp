@@ -201,6 +201,27 @@ class LedgerFixture {
     return c;
   }
 
+  // A 6-month prepaid order of the fixture's 4400 CNY/month price at the 0.88 term discount
+  // (23232), with its price, policy and discount rows.
+  ChargeSpec prepaid_order(Instant start, Instant end) {
+    ChargeSpec c;
+    c.kind = "prepaid_order";
+    c.mode = "prepaid";
+    c.quantity = "6";
+    c.unit = "month";
+    c.unit_price = "4400";
+    c.price_unit = "month";
+    c.period_start = start;
+    c.period_end = end;
+    c.exact = "23232";  // 4400 × 6 × 0.88
+    c.billed = "23232";
+    c.rounding = "0";
+    c.price_id = prepaid_price_id;
+    c.policy_id = policy_id;
+    c.discount_id = discount_id;
+    return c;
+  }
+
   std::int64_t insert_movement(const std::string& account, Instant when,
                                const std::string& currency, const std::string& amount,
                                const std::string& balance_after, const std::string& kind,

@@ -76,19 +76,8 @@ TEST_CASE("statement totals per instance and component, per kind and per currenc
   disk.price_unit = "gb_hour";
   disk.price_id.reset();
   f.insert_charge(disk);  // 50 × 0.0012 = 0.06 per hour
-  auto order = ChargeSpec{};
+  auto order = f.prepaid_order(at("2018-01-15T10:00:00+08:00"), at("2018-07-15T10:00:00+08:00"));
   order.instance = "i-2";
-  order.kind = "prepaid_order";
-  order.mode = "prepaid";
-  order.quantity = "6";
-  order.unit = "month";
-  order.unit_price = "4400";
-  order.price_unit = "month";
-  order.period_start = at("2018-01-15T10:00:00+08:00");
-  order.period_end = at("2018-07-15T10:00:00+08:00");
-  order.exact = "23232";  // 4400 × 6 × 0.88
-  order.billed = "23232";
-  order.rounding = "0";
   f.insert_charge(order);
   auto usd = ChargeSpec{};
   usd.instance = "i-3";
