@@ -176,23 +176,14 @@ class Driver {
 
   void replay_file(const std::string& path) {
     UsageEvent ev;
-    if (!options_.skip_invalid) {
-      // Pass 1: every line must parse before anything of the file is applied.
-      EventReader check(path);
-      while (true) {
-        const auto status = check.next(ev);
-        if (status == EventReader::Status::end) break;
-        if (status == EventReader::Status::malformed) throw check.error();
-      }
-    }
-    // Pass 2: apply.
     EventReader reader(path);
     while (true) {
       const auto status = reader.next(ev);
       if (status == EventReader::Status::end) break;
       ++report.events_read;
       if (status == EventReader::Status::malformed) {
-        if (!options_.skip_invalid) throw reader.error();  // the file changed under us
+        // Nothing is applied: the whole replay is one transaction, rolled back by the throw.
+        if (!options_.skip_invalid) throw reader.error();
         quarantine(reader);
         continue;
       }
