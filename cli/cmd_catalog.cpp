@@ -8,6 +8,7 @@
 #include "gpubill/catalog_import.hpp"
 #include "gpubill/catalog_offers.hpp"
 #include "gpubill/errors.hpp"
+#include "gpubill/provenance.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {
@@ -47,7 +48,8 @@ int run_gpus(const Globals& globals, Format format) {
            {"memory_bandwidth_gbs", true},
            {"interconnect"},
            {"tdp_w", true},
-           {"launch_price", true}},
+           {"launch_price", true},
+           {"units_per_board", true}},
           {}};
   for (const auto& g : catalog.data().gpus) {
     std::string aliases;
@@ -55,7 +57,8 @@ int run_gpus(const Globals& globals, Format format) {
     t.add_row({g.id, aliases, g.vendor, g.architecture, opt_text(g.fp64_tflops),
                opt_text(g.fp32_tflops), opt_text(g.fp16_tensor_tflops), opt_text(g.int8_tops),
                opt_text(g.memory_gb), opt_text(g.memory_bandwidth_gbs), g.interconnect,
-               opt_text(g.tdp_w), g.launch_price ? g.launch_price->to_string() : ""});
+               opt_text(g.tdp_w), g.launch_price ? g.launch_price->to_string() : "",
+               std::to_string(g.units_per_board)});
   }
   write_table(std::cout, t, format);
   return 0;
@@ -72,6 +75,14 @@ std::string sources_of(const Offer& o) {
   std::string out;
   for (const auto* r : o.rows) out += (out.empty() ? "" : " + ") + r->source;
   return out;
+}
+
+// The least trusted tag of the offer's rows ("" when it has no price row).
+std::string tag_of(const Offer& o) {
+  if (o.rows.empty()) return "";
+  SourceTag tag = source_tag(o.rows.front()->source);
+  for (const auto* r : o.rows) tag = std::max(tag, source_tag(r->source));
+  return std::string(to_string(tag));
 }
 
 int run_offers(const Globals& globals, const OffersArgs& args) {
@@ -97,6 +108,7 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
            {"currency"},
            {"unit"},
            {"as_of"},
+           {"src"},
            {"source", false, 60}},
           {}};
   for (const auto& o : list_offers(catalog, filter)) {
@@ -106,7 +118,7 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
                o.mode ? std::string(to_string(*o.mode)) : "",
                o.price ? o.price->amount().to_string() : "unknown",
                o.price ? o.price->currency().to_string() : "",
-               o.price ? std::string(to_string(o.unit)) : "", o.as_of, sources_of(o)});
+               o.price ? std::string(to_string(o.unit)) : "", o.as_of, tag_of(o), sources_of(o)});
   }
   write_table(std::cout, t, args.format);
   return 0;
@@ -398,6 +410,7 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
       action = [&globals, args] { return run_show(globals, *args); };
     });
   }
+  add_coverage_command(*catalog, globals, action);
   add_import_like(*catalog, globals, action, "import",
                   "Import a catalog file (JSON, see docs/catalog-format.md) or a SkyPilot vms.csv; "
                   "all or nothing",

@@ -221,7 +221,9 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
                {"mode"},
                {"total_" + cur, true},
                {"per_gpu_hour", true},
-               {"break_even_h_per_month", true}};
+               {"break_even_h_per_month", true},
+               {"as_of"},
+               {"src"}};
   if (work_based(w)) t.columns.push_back({"finish_h", true});
   t.columns.push_back({"notes", false, text ? std::size_t{70} : 0});
   if (!text) {
@@ -240,7 +242,9 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
         l.mode ? std::string(to_string(*l.mode)) : "-",
         l.priced ? money_cell(l.total) : "unknown",
         money_cell(l.per_gpu_hour, 4),
-        l.break_even_hours_per_month ? l.break_even_hours_per_month->to_string(1) : ""};
+        l.break_even_hours_per_month ? l.break_even_hours_per_month->to_string(1) : "",
+        l.as_of,
+        l.price_row ? std::string(to_string(l.source_tag)) : ""};
     if (work_based(w)) row.push_back(l.finish_seconds ? hours_cell(*l.finish_seconds) : "");
     row.push_back(l.priced ? join(l.notes, "; ") : l.unknown_reason);
     if (!text) {
@@ -283,6 +287,9 @@ nlohmann::json line_json(const QuoteLine& l) {
       {"mode", l.mode ? nlohmann::json(std::string(to_string(*l.mode))) : nlohmann::json(nullptr)},
       {"interruptible", l.interruptible},
       {"priced", l.priced},
+      {"as_of", l.price_row ? nlohmann::json(l.as_of) : nlohmann::json(nullptr)},
+      {"source_tag", l.price_row ? nlohmann::json(std::string(to_string(l.source_tag)))
+                                 : nlohmann::json(nullptr)},
   };
   if (!l.priced) {
     j["unknown_reason"] = l.unknown_reason;
@@ -446,7 +453,10 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
     std::cout << " Showing the best " << shown_priced << " (--top 0 for all).";
   }
   std::cout << "\nTotals are in " << q.currency.to_string()
-            << "; an unknown price is never counted as 0. Explain a line with --explain RANK|ID.\n";
+            << "; an unknown price is never counted as 0. Explain a line with --explain RANK|ID.\n"
+            << "as_of: date of the oldest price row used; src: the least trusted source tag of "
+               "those rows (P provider document, S secondary, U uncertain, ? untagged, TEST "
+               "test-fixture data).\n";
   if (show_excluded) {
     std::cout << "\nExcluded, by family:\n";
     print_exclusions(std::cout, q, true);

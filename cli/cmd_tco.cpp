@@ -155,8 +155,12 @@ Table summary_table(const LeaseVsBuyResult& r, const Fmt& f) {
   }
   std::string rent_gpus;
   for (const auto& g : in.rent_gpus) rent_gpus += (rent_gpus.empty() ? "" : ", ") + g;
-  t.add_row({"server",
-             std::to_string(in.gpu_count) + " × " + in.gpu.id + " (rented as " + rent_gpus + ")"});
+  std::string server = std::to_string(in.gpu_count) + " × " + in.gpu.id;
+  if (in.gpu.units_per_board > 1) {
+    server += " (" + std::to_string(in.boards) + " board" + (in.boards == 1 ? "" : "s") + " of " +
+              std::to_string(in.gpu.units_per_board) + " rentable units each)";
+  }
+  t.add_row({"server", server + " (rented as " + rent_gpus + ")"});
   t.add_row({"hardware_price", f.money(in.hardware_price) + " (" + in.hardware_price_basis + ")"});
   if (!in.price_source.empty()) t.add_row({"price_source", in.price_source});
   t.add_row({"it_power", in.it_kw.to_string() + " kW = (" + std::to_string(in.gpu_count) + " × " +
@@ -334,6 +338,7 @@ ojson result_json(const LeaseVsBuyResult& r) {
   ojson fx = ojson::array();
   for (const auto& rate : in.fx_rates) fx.push_back(fx_json(rate));
   j["inputs"] = {{"gpu", in.gpu.id},
+                 {"boards", in.boards},
                  {"gpu_count", in.gpu_count},
                  {"gpu_watts", in.gpu_watts.to_string()},
                  {"host_watts", in.host_watts.to_string()},

@@ -25,6 +25,8 @@ using Action = std::function<int()>;
 
 // Each registers its subcommands; the chosen one stores its action in `action`.
 void add_catalog_commands(CLI::App& app, Globals& globals, Action& action);
+// catalog coverage (cmd_coverage.cpp), under the `catalog` subcommand.
+void add_coverage_command(CLI::App& catalog, Globals& globals, Action& action);
 // gpubill quote | advise (cmd_quote.cpp).
 void add_quote_commands(CLI::App& app, Globals& globals, Action& action);
 // lease-vs-buy (cmd_tco.cpp).

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -125,26 +126,7 @@ ImportReport validate_skypilot_file(Database& db, const std::string& path,
 }
 
 std::string bundled_catalog_hash() {
-  static const std::string hash = [] {
-    std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis
-    const auto mix = [&h](std::string_view s) {
-      for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;  // FNV 64 prime
-      }
-      h ^= 0xff;  // separator: a byte that never occurs in UTF-8 text
-      h *= 1099511628211ull;
-    };
-    for (const auto& f : embedded::catalog_files()) {
-      mix(f.name);
-      mix(f.text);
-    }
-    static const char digits[] = "0123456789abcdef";
-    std::string out(16, '0');
-    for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = digits[h & 0xf];
-    return out;
-  }();
-  return hash;
+  return std::string(embedded::catalog_digest());
 }
 
 void ensure_bundled_catalog(Database& database) {
@@ -156,11 +138,18 @@ void ensure_bundled_catalog(Database& database) {
   }
   in_transaction(database, true, [&](SQLite::Database& conn) {
     if (read_meta(conn, "bundled_catalog") == hash) return 0;  // another process was first
+    // What later files may refer to: read once, then grown file by file (re-reading the
+    // database before each file made the first load quadratic in the catalog's size).
+    CatalogData known = read_catalog_data(conn);
     for (const auto& f : embedded::catalog_files()) {
       const std::string name = "fixtures/catalog/" + f.name + " (bundled)";
-      const CatalogData data = parse_catalog_json(f.text, name);
-      check_catalog_references(data, read_catalog_data(conn), name);
+      CatalogData data = parse_catalog_json(f.text, name);
+      check_catalog_references(data, known, name);
       write_catalog_data(conn, data);
+      std::move(data.providers.begin(), data.providers.end(), std::back_inserter(known.providers));
+      std::move(data.gpus.begin(), data.gpus.end(), std::back_inserter(known.gpus));
+      std::move(data.instance_types.begin(), data.instance_types.end(),
+                std::back_inserter(known.instance_types));
     }
     write_meta(conn, "bundled_catalog", hash);
     return 0;

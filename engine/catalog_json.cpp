@@ -87,6 +87,7 @@ Gpu read_gpu(const Fields& f) {
     Fields price(*lp, child_pointer(f.pointer(), "launch_price"), f.file(), {"amount", "currency"});
     g.launch_price = Money(price.decimal("amount"), price.currency("currency"));
   }
+  g.units_per_board = f.opt_integer("units_per_board", 1, 64).value_or(1);
   g.source = f.opt_text("source");
   return g;
 }
@@ -359,11 +360,12 @@ CatalogData parse_catalog_json(std::string_view text, const std::string& file_na
   read_section(doc, "providers", file_name, {"id", "name", "currency", "billing_time_zone"},
                d.providers, read_provider);
   read_section(doc, "regions", file_name, {"provider", "id", "name"}, d.regions, read_region);
-  read_section(doc, "gpus", file_name,
-               {"id", "aliases", "vendor", "architecture", "fp64_tflops", "fp32_tflops",
-                "fp16_tensor_tflops", "int8_tops", "memory_gb", "memory_bandwidth_gbs",
-                "interconnect", "interconnect_bandwidth_gbs", "tdp_w", "launch_price", "source"},
-               d.gpus, read_gpu);
+  read_section(
+      doc, "gpus", file_name,
+      {"id", "aliases", "vendor", "architecture", "fp64_tflops", "fp32_tflops",
+       "fp16_tensor_tflops", "int8_tops", "memory_gb", "memory_bandwidth_gbs", "interconnect",
+       "interconnect_bandwidth_gbs", "tdp_w", "launch_price", "units_per_board", "source"},
+      d.gpus, read_gpu);
   read_section(doc, "instance_types", file_name,
                {"provider", "id", "family", "gpu", "gpu_count", "vcpu", "ram_gb", "local_disk_gb",
                 "local_disk_kind", "attachable_gpus", "notes", "source"},

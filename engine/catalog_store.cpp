@@ -120,7 +120,7 @@ void read_gpus(SQLite::Database& db, CatalogData& out) {
                       "SELECT id, vendor, architecture, fp64_tflops, fp32_tflops, "
                       "fp16_tensor_tflops, int8_tops, memory_gb, memory_bandwidth_gbs, "
                       "interconnect, interconnect_bandwidth_gbs, tdp_w, launch_price, "
-                      "launch_currency, source FROM gpu ORDER BY id");
+                      "launch_currency, source, units_per_board FROM gpu ORDER BY id");
   while (q.executeStep()) {
     Gpu g;
     g.id = q.getColumn(0).getString();
@@ -141,6 +141,7 @@ void read_gpus(SQLite::Database& db, CatalogData& out) {
           Money(decimal_col(q.getColumn(12), "gpu"), currency_col(q.getColumn(13), "gpu"));
     }
     g.source = q.getColumn(14).getString();
+    g.units_per_board = q.getColumn(15).getInt();
     out.gpus.push_back(std::move(g));
   }
 }
@@ -179,6 +180,8 @@ void read_instance_types(SQLite::Database& db, CatalogData& out) {
 }
 
 void read_prices(SQLite::Database& db, CatalogData& out) {
+  out.prices.reserve(
+      static_cast<std::size_t>(db.execAndGet("SELECT count(*) FROM price").getInt64()));
   SQLite::Statement q(db,
                       "SELECT id, provider, subject_kind, subject, region, mode, unit, amount, "
                       "currency, effective_from, effective_to, source, as_of FROM price "
@@ -187,7 +190,8 @@ void read_prices(SQLite::Database& db, CatalogData& out) {
     PriceRow p;
     p.id = q.getColumn(0).getInt64();
     p.provider = q.getColumn(1).getString();
-    p.subject_kind = q.getColumn(2).getString() == "gpu" ? SubjectKind::gpu : SubjectKind::instance;
+    p.subject_kind = std::string_view(q.getColumn(2).getText()) == "gpu" ? SubjectKind::gpu
+                                                                         : SubjectKind::instance;
     p.subject = q.getColumn(3).getString();
     p.region = q.getColumn(4).getString();
     p.mode = mode_col(q.getColumn(5), "price");
@@ -334,7 +338,8 @@ void write_gpus(SQLite::Database& db, const CatalogData& data) {
       db,
       "INSERT INTO gpu(id, vendor, architecture, fp64_tflops, fp32_tflops, fp16_tensor_tflops, "
       "int8_tops, memory_gb, memory_bandwidth_gbs, interconnect, interconnect_bandwidth_gbs, "
-      "tdp_w, launch_price, launch_currency, source) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "tdp_w, launch_price, launch_currency, source, units_per_board) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       "ON CONFLICT(id) DO UPDATE SET vendor = excluded.vendor, architecture = "
       "excluded.architecture, fp64_tflops = excluded.fp64_tflops, fp32_tflops = "
       "excluded.fp32_tflops, fp16_tensor_tflops = excluded.fp16_tensor_tflops, int8_tops = "
@@ -342,7 +347,7 @@ void write_gpus(SQLite::Database& db, const CatalogData& data) {
       "excluded.memory_bandwidth_gbs, interconnect = excluded.interconnect, "
       "interconnect_bandwidth_gbs = excluded.interconnect_bandwidth_gbs, tdp_w = excluded.tdp_w, "
       "launch_price = excluded.launch_price, launch_currency = excluded.launch_currency, "
-      "source = excluded.source");
+      "source = excluded.source, units_per_board = excluded.units_per_board");
   SQLite::Statement clear(db, "DELETE FROM gpu_alias WHERE gpu = ?");
   SQLite::Statement alias(db,
                           "INSERT INTO gpu_alias(alias, gpu) VALUES(?, ?) "
@@ -368,6 +373,7 @@ void write_gpus(SQLite::Database& db, const CatalogData& data) {
       q.bind(14);
     }
     q.bind(15, g.source);
+    q.bind(16, g.units_per_board);
     run(q);
     clear.bind(1, g.id);
     run(clear);

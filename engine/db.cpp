@@ -29,7 +29,7 @@ void migrate(SQLite::Database& db, const std::string& path) {
     const int number = migration_number(m.name);
     if (number <= current) continue;
     SQLite::Transaction tx(db);
-    db.exec(m.text);
+    db.exec(std::string(m.text));
     db.exec("PRAGMA user_version = " + std::to_string(number));
     tx.commit();
   }

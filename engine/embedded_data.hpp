@@ -3,16 +3,20 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpubill::embedded {
 
 struct File {
   std::string name;
-  std::string text;
+  std::string_view text;  // static storage, never copied
 };
 
 const std::vector<File>& migrations();
 const std::vector<File>& catalog_files();
+// 16 hex digits identifying the bundled catalog's files (names and contents), computed at build
+// time.
+std::string_view catalog_digest();
 
 }  // namespace gpubill::embedded

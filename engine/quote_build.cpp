@@ -131,8 +131,19 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
     }
   }
 
-  // Notes.
+  // Notes: first what the reader must know about the price itself (test data, its age).
   auto& notes = line.notes;
+  bool first_row = true;
+  for (const PriceRow* row : {line.price_row, line.gpu_price_row}) {
+    if (!row) continue;
+    const SourceTag tag = source_tag(row->source);
+    line.as_of = first_row ? row->as_of : std::min(line.as_of, row->as_of);
+    line.source_tag = first_row ? tag : std::max(line.source_tag, tag);
+    first_row = false;
+  }
+  if (auto note = provenance_note(line.source_tag, line.as_of, ctx.w.at); !note.empty()) {
+    notes.push_back(std::move(note));
+  }
   if (line.attached_gpus) {
     notes.push_back("host " + o.type->id + " + " + std::to_string(o.attached) + " × " + o.gpu->id +
                     " at the per-GPU price");

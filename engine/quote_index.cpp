@@ -142,19 +142,43 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     return it->second;
   };
 
+  // The spans of one subject's rows in one region, shared by every offer that uses them (a
+  // Google host's rows serve each of its GPU counts, a GPU's rows every host that takes it):
+  // computing them per offer made the index quadratic in the rows of a host.
+  struct SpanSet {
+    std::array<Span, kModeCount> spans{};
+    std::uint8_t modes = 0;
+  };
+  std::map<std::pair<const RowList*, std::string>, SpanSet> span_cache;
+  auto spans_of = [&](const RowList& list, const std::string& region) -> const SpanSet& {
+    auto [it, added] = span_cache.try_emplace({&list, region});
+    if (added) add_spans(list, region, rows, currencies, it->second.spans, it->second.modes);
+    return it->second;
+  };
+
   // Offers: each instance type (or host + attachable GPU count) in each region it has
   // region-specific rows for (every-region rows apply there too); without any, one offer for
   // every region of the provider (region "", shown "*").
+  static const RowList no_rows;
+  // The regions a (host rows, GPU rows) pair names, shared by a host's GPU counts.
+  std::map<std::pair<const RowList*, const RowList*>, std::set<std::string>> named_regions;
   auto add_offers = [&](const InstanceType& it, std::uint16_t provider, const Gpu* gpu,
                         int attached, const RowList& host_rows, const RowList& gpu_rows) {
-    std::set<std::string> named;
-    for (const PriceRow* r : host_rows) {
-      if (!r->region.empty()) named.insert(r->region);
+    auto [cached, added] = named_regions.try_emplace({&host_rows, &gpu_rows});
+    std::set<std::string>& named = cached->second;
+    if (added) {
+      // A host + GPU offer exists where the GPU is sold: when the GPU's rows name regions, those
+      // (a host is sold in many more regions than any one GPU); otherwise the host's regions.
+      for (const PriceRow* r : gpu_rows) {
+        if (!r->region.empty()) named.insert(r->region);
+      }
+      if (named.empty()) {
+        for (const PriceRow* r : host_rows) {
+          if (!r->region.empty()) named.insert(r->region);
+        }
+      }
+      if (named.empty()) named.insert(std::string());  // every region of the provider
     }
-    for (const PriceRow* r : gpu_rows) {
-      if (!r->region.empty()) named.insert(r->region);
-    }
-    if (named.empty()) named.insert(std::string());  // every region of the provider
     for (const auto& region : named) {
       IndexedOffer o;
       o.type = &it;
@@ -175,8 +199,14 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
                                it.local_disk_kind == "local_ssd")) {
         o.local_ssd_gb = *it.local_disk_gb;
       }
-      add_spans(host_rows, region, rows, currencies, o.rows, o.modes);
-      if (attached > 0) add_spans(gpu_rows, region, rows, currencies, o.gpu_rows, o.modes);
+      const SpanSet& host = spans_of(host_rows, region);
+      o.rows = host.spans;
+      o.modes = host.modes;
+      if (attached > 0) {
+        const SpanSet& per_gpu = spans_of(gpu_rows, region);
+        o.gpu_rows = per_gpu.spans;
+        o.modes = static_cast<std::uint8_t>(o.modes | per_gpu.modes);
+      }
       offers.push_back(o);
     }
   };
@@ -186,7 +216,7 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     if (p == provider_index.end()) continue;
     const RowList& own = rows_of(it.provider, SubjectKind::instance, it.id);
     const bool any_gpu = !it.gpu.empty() || !it.attachable.empty();
-    if (!it.gpu.empty()) add_offers(it, p->second, catalog.find_gpu(it.gpu), 0, own, {});
+    if (!it.gpu.empty()) add_offers(it, p->second, catalog.find_gpu(it.gpu), 0, own, no_rows);
     for (const auto& a : it.attachable) {
       const Gpu* g = catalog.find_gpu(a.gpu);
       const RowList& gpu_rows = g ? rows_of(it.provider, SubjectKind::gpu, g->id)
@@ -195,7 +225,7 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
         if (count > 0) add_offers(it, p->second, g, count, own, gpu_rows);
       }
     }
-    if (!any_gpu) add_offers(it, p->second, nullptr, 0, own, {});
+    if (!any_gpu) add_offers(it, p->second, nullptr, 0, own, no_rows);
   }
 
   provider_regions.resize(data.providers.size());
@@ -212,14 +242,35 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
   // Deterministic order: provider, region, instance type, GPU, GPU count.
   std::vector<std::size_t> order(offers.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const IndexedOffer& x = offers[a];
-    const IndexedOffer& y = offers[b];
-    const auto& xg = x.gpu ? x.gpu->id : std::string();
-    const auto& yg = y.gpu ? y.gpu->id : std::string();
-    return std::tie(data.providers[x.provider].id, regions[x.region], x.type->id, xg, x.attached) <
-           std::tie(data.providers[y.provider].id, regions[y.region], y.type->id, yg, y.attached);
+  // Each name's rank in name order, so the sort compares integers, not strings.
+  const auto ranks = [](std::size_t n, auto name_of) {
+    std::vector<std::uint32_t> by_name(n), rank(n);
+    std::iota(by_name.begin(), by_name.end(), 0u);
+    std::sort(by_name.begin(), by_name.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return name_of(a) < name_of(b); });
+    for (std::uint32_t r = 0; r < n; ++r) rank[by_name[r]] = r;
+    return rank;
+  };
+  const auto provider_rank = ranks(data.providers.size(), [&](std::size_t i) -> const std::string& {
+    return data.providers[i].id;
   });
+  const auto region_rank =
+      ranks(regions.size(), [&](std::size_t i) -> const std::string& { return regions[i]; });
+  const auto type_rank =
+      ranks(data.instance_types.size(),
+            [&](std::size_t i) -> const std::string& { return data.instance_types[i].id; });
+  const auto gpu_rank =
+      ranks(data.gpus.size(), [&](std::size_t i) -> const std::string& { return data.gpus[i].id; });
+  const auto key_of = [&](const IndexedOffer& o) {
+    const auto type = static_cast<std::size_t>(o.type - data.instance_types.data());
+    // No GPU sorts first (its name is empty); ranks are shifted by one to make room.
+    const std::uint32_t gpu =
+        o.gpu_index >= 0 ? gpu_rank[static_cast<std::size_t>(o.gpu_index)] + 1 : 0;
+    return std::make_tuple(provider_rank[o.provider], region_rank[o.region], type_rank[type], gpu,
+                           o.attached);
+  };
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return key_of(offers[a]) < key_of(offers[b]); });
   std::vector<IndexedOffer> sorted;
   sorted.reserve(offers.size());
   for (std::size_t i : order) sorted.push_back(offers[i]);

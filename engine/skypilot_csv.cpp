@@ -156,7 +156,7 @@ class Converter {
     currency_ = Currency::parse(options.currency);
     from_ = options.effective_from.value_or(Instant{as_of_day_});
     source_ = options.source.empty()
-                  ? "SkyPilot catalog " + std::filesystem::path(file).filename().string()
+                  ? "SkyPilot catalog " + std::filesystem::path(file).filename().string() + " [S]"
                   : options.source;
   }
 

@@ -89,12 +89,14 @@ LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyCo
     fail("count", "must be a whole number of GPUs from 1 to 100000, got " +
                       std::to_string(config.gpu_count));
   }
-  in.gpu_count = config.gpu_count;
+  in.boards = config.gpu_count;
+  in.gpu_count = config.gpu_count * gpu->units_per_board;
   if (config.gpu_watts) {
     if (config.gpu_watts->sign() < 0) {
       fail("gpu_watts", "must not be negative, got " + config.gpu_watts->to_string());
     }
-    in.gpu_watts = *config.gpu_watts;
+    in.gpu_watts = Decimal::divide(*config.gpu_watts, gpu->units_per_board, Decimal::kScale,
+                                   RoundingMode::half_even);
   } else if (gpu->tdp_w) {
     in.gpu_watts = Decimal(*gpu->tdp_w);
   } else {
@@ -140,9 +142,9 @@ LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyCo
            "is required when hardware_price is not given (the server without its GPUs)");
     }
     require_non_negative("host_price", *config.host_price);
-    const Money gpus = convert(*gpu->launch_price * in.gpu_count, "hardware_price");
+    const Money gpus = convert(*gpu->launch_price * in.boards, "hardware_price");
     in.hardware_price = gpus + convert(*config.host_price, "host_price");
-    in.hardware_price_basis = "launch price " + std::to_string(in.gpu_count) + " × " +
+    in.hardware_price_basis = "launch price " + std::to_string(in.boards) + " × " +
                               gpu->launch_price->to_string() + " + host " +
                               config.host_price->to_string();
   }

@@ -31,13 +31,17 @@ std::string workload(const char* name) {
 
 TEST_CASE("gpubill quote ranks offers in one currency", "[quote][cli]") {
   TempDir dir;
-  const Run r = cli(dir, "quote --gpu V100 --count 1 --hours 720");
+  // The article's time: the acceptance check wants priced lines from five providers.
+  const Run r = cli(dir, "quote --gpu V100 --count 1 --hours 720 --at 2019-06-30");
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("total_CNY"));
   CHECK_THAT(r.output, Catch::Contains("RAM floor: at least the total GPU memory"));
-  CHECK_THAT(r.output, Catch::Contains("tencent"));
-  CHECK_THAT(r.output, Catch::Contains("aws"));
+  for (const char* provider : {"tencent", "aws", "alibaba", "google", "baidu"}) {
+    CHECK_THAT(r.output, Catch::Contains(std::string("\n") + "   ") &&
+                             Catch::Contains(std::string("  ") + provider + "  "));
+  }
+  CHECK_THAT(r.output, Catch::Contains("as_of"));
   CHECK_THAT(r.output, Catch::Contains("unknown"));
   CHECK_THAT(r.output, Catch::Contains("FX: 1 USD = "));
 }

@@ -71,13 +71,16 @@ struct Reject {
 };
 
 // A database file with the bundled catalog, made once per test process and copied by each
-// fixture (importing the catalog every time would dominate the property tests).
+// fixture (importing the catalog every time would dominate the property tests). It adds one
+// test-fixture spot prices (tests/data/spot-rule-prices.json: the bundled catalog has no dated
+// Tencent or Alibaba spot price) for the spot rule tests and generated logs.
 inline const std::string& bundled_template() {
   static TempDir dir;
   static const std::string path = [] {
     const std::string p = dir.file("template.db");
     Database db = Database::open(p);
     ensure_bundled_catalog(db);
+    import_catalog_file(db, data_path("spot-rule-prices.json"));
     return p;
   }();
   return path;

@@ -25,53 +25,56 @@ using namespace gpubill::testing;
 
 TEST_CASE("Alibaba payg: settlements rounded down", "[replay][alibaba]") {
   ReplayFixture fx;
-  // 10:30–11:00: 11.916 × 1800 / 3600 = 5.958 → down 5.95 (rounding −0.008); 11:00–12:00:
-  // 11.916 → 11.91 (−0.006). Half-up would have given 5.96 and 11.92.
+  // ecs.gn5-c4g1.xlarge in us-west-1, 1.706 USD/h (Alibaba's international price file,
+  // 2019-05-23). 10:30–11:00: 1.706 × 1800 / 3600 = 0.853 → down 0.85 (rounding −0.003);
+  // 11:00–12:00: 1.706 → 1.70 (−0.006). Half-up would have given 0.85 and 1.71.
   fx.replay_text(R"(
-{"id":"t1","time":"2018-03-01T09:00:00+08:00","type":"topup","account":"acme","amount":"100","currency":"CNY"}
-{"id":"c1","time":"2018-03-01T10:30:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
-{"id":"d1","time":"2018-03-01T12:00:00+08:00","type":"destroy","account":"acme","instance":"a"}
+{"id":"t1","time":"2019-06-03T09:00:00+08:00","type":"topup","account":"acme","amount":"100","currency":"USD"}
+{"id":"c1","time":"2019-06-03T10:30:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
+{"id":"d1","time":"2019-06-03T12:00:00+08:00","type":"destroy","account":"acme","instance":"a"}
 )");
   const auto c = fx.charges();
   REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[0], "settlement", "2018-03-01T10:30:00+08:00", "2018-03-01T11:00:00+08:00", 1,
-               "1800", "5.958", "5.95", "-0.008", "5.95");
-  CHECK_CHARGE(c[1], "settlement", "2018-03-01T11:00:00+08:00", "2018-03-01T12:00:00+08:00", 1,
-               "3600", "11.916", "11.91", "-0.006", "11.91");
+  CHECK_CHARGE(c[0], "settlement", "2019-06-03T10:30:00+08:00", "2019-06-03T11:00:00+08:00", 1,
+               "1800", "0.853", "0.85", "-0.003", "0.85");
+  CHECK_CHARGE(c[1], "settlement", "2019-06-03T11:00:00+08:00", "2019-06-03T12:00:00+08:00", 1,
+               "3600", "1.706", "1.70", "-0.006", "1.70");
   CHECK(c[0].policy_id == fx.policy_id("alibaba", "2017-09-28T12:00:00Z"));
-  CHECK(fx.movements("acme").back().balance_after == "82.14");  // 100 − 5.95 − 11.91
+  CHECK(fx.movements("acme").back().balance_after == "97.45");  // 100 − 0.85 − 1.70
 }
 
 TEST_CASE("Alibaba payg: 0.01 minimum per instance lifetime", "[replay][alibaba]") {
   ReplayFixture fx;
-  // 2 s: 11.916 × 2 / 3600 = 0.00662 → down 0.00. When the last hour is settled (11:00) the
-  // lifetime came to 0.00 < 0.01: a minimum_charge line of 0.01 for [10:00:00, 10:00:02).
+  // 2 s at 1.706 USD/h: 1.706 × 2 / 3600 = 0.000947777778 (12 decimals) → down 0.00. When the
+  // last hour is settled (11:00) the lifetime came to 0.00 < 0.01: a minimum_charge line of
+  // 0.01 for [10:00:00, 10:00:02).
   fx.replay_text(R"(
-{"id":"t1","time":"2018-03-01T09:00:00+08:00","type":"topup","account":"acme","amount":"1","currency":"CNY"}
-{"id":"c1","time":"2018-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
-{"id":"d1","time":"2018-03-01T10:00:02+08:00","type":"destroy","account":"acme","instance":"a"}
+{"id":"t1","time":"2019-06-03T09:00:00+08:00","type":"topup","account":"acme","amount":"1","currency":"USD"}
+{"id":"c1","time":"2019-06-03T10:00:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
+{"id":"d1","time":"2019-06-03T10:00:02+08:00","type":"destroy","account":"acme","instance":"a"}
 )",
-                 until("2018-03-01T12:00:00+08:00"));
+                 until("2019-06-03T12:00:00+08:00"));
   const auto c = fx.charges();
   REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[0], "minimum_charge", "2018-03-01T10:00:00+08:00", "2018-03-01T10:00:02+08:00", 1,
+  CHECK_CHARGE(c[0], "minimum_charge", "2019-06-03T10:00:00+08:00", "2019-06-03T10:00:02+08:00", 1,
                "1", "0.01", "0.01", "0", "0.01");
   CHECK(c[0].unit == "lifetime");
   CHECK(c[0].event_seqs == "3");
-  CHECK(c[0].note.find("minimum charge per instance lifetime 0.01 CNY") != std::string::npos);
-  CHECK_CHARGE(c[1], "settlement", "2018-03-01T10:00:00+08:00", "2018-03-01T10:00:02+08:00", 1, "2",
-               "0.00662", "0.00", "-0.00662", "0.00");
+  CHECK(c[0].note.find("minimum charge per instance lifetime 0.01 USD") != std::string::npos);
+  CHECK_CHARGE(c[1], "settlement", "2019-06-03T10:00:00+08:00", "2019-06-03T10:00:02+08:00", 1, "2",
+               "0.000947777778", "0.00", "-0.000947777778", "0.00");
   const auto m = fx.movements("acme");
   REQUIRE(m.size() == 2);  // the 0.00 settlement moves nothing
-  CHECK(m[1].at == secs("2018-03-01T11:00:00+08:00"));
+  CHECK(m[1].at == secs("2019-06-03T11:00:00+08:00"));
   CHECK(m[1].amount == "-0.01");
   CHECK(m[1].balance_after == "0.99");
 }
 
 TEST_CASE("Alibaba spot and prepaid destroy rule", "[replay][alibaba]") {
   ReplayFixture fx;
-  // Spot 1.224/h → down 1.22 per full hour: one line of two hours. A prepaid instance cannot be
-  // destroyed before expiry (policy: prepaid_destroy_before_expiry false).
+  // Spot 1.224/h (a test-fixture price, tests/data/spot-rule-prices.json) → down 1.22 per full
+  // hour: one line of two hours. A prepaid instance cannot be destroyed before expiry (policy:
+  // prepaid_destroy_before_expiry false).
   const auto r = fx.replay_text(R"(
 {"id":"t1","time":"2023-07-01T09:00:00+08:00","type":"topup","account":"acme","amount":"5000","currency":"CNY"}
 {"id":"c1","time":"2023-07-01T10:00:00+08:00","type":"create","account":"acme","instance":"s","provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"spot"}
@@ -313,25 +316,25 @@ TEST_CASE("Google: a host and its attachable GPUs are two compute lines", "[repl
   // n1-highmem-2 0.1184/h → half-up 0.12 (rounding +0.0016) per hour; 1 × K80 0.45/h (unit
   // gpu_second: 1 GPU × 3600 s). Two hours each: one line per price row.
   const auto r = fx.replay_text(R"(
-{"id":"c1","time":"2018-06-01T10:00:00Z","type":"create","account":"lab","instance":"g","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpus":1}
-{"id":"d1","time":"2018-06-01T12:00:00Z","type":"destroy","account":"lab","instance":"g"}
-{"id":"c2","time":"2018-06-01T12:00:00Z","type":"create","account":"lab","instance":"x","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpus":2}
-{"id":"c3","time":"2018-06-01T12:00:00Z","type":"create","account":"lab","instance":"y","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg","gpus":1}
+{"id":"c1","time":"2018-10-01T10:00:00Z","type":"create","account":"lab","instance":"g","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpu":"K80","gpus":1}
+{"id":"d1","time":"2018-10-01T12:00:00Z","type":"destroy","account":"lab","instance":"g"}
+{"id":"c2","time":"2018-10-01T12:00:00Z","type":"create","account":"lab","instance":"x","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpu":"K80","gpus":3}
+{"id":"c3","time":"2018-10-01T12:00:00Z","type":"create","account":"lab","instance":"y","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg","gpus":1}
 )");
   CHECK(r.rejected == 2);
   const auto c = fx.charges();
   REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[0], "settlement", "2018-06-01T10:00:00Z", "2018-06-01T12:00:00Z", 2, "3600",
+  CHECK_CHARGE(c[0], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T12:00:00Z", 2, "3600",
                "0.1184", "0.12", "0.0016", "0.24");
   CHECK(c[0].unit == "second");
-  CHECK(c[0].price_id == fx.price_id("google", "n1-highmem-2", "payg", "2018-01-01"));
-  CHECK_CHARGE(c[1], "settlement", "2018-06-01T10:00:00Z", "2018-06-01T12:00:00Z", 2, "3600",
+  CHECK(c[0].price_id == fx.price_id("google", "n1-highmem-2", "payg", "2018-07-19"));
+  CHECK_CHARGE(c[1], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T12:00:00Z", 2, "3600",
                "0.45", "0.45", "0", "0.90");
   CHECK(c[1].unit == "gpu_second");
-  CHECK(c[1].price_id == fx.price_id("google", "K80", "payg", "2018-01-01"));
+  CHECK(c[1].price_id == fx.price_id("google", "K80", "payg", "2018-09-08"));
   const auto rej = fx.rejects();
   REQUIRE(rej.size() == 2);
-  CHECK(rej[0].reason == "n1-highmem-2 takes 1 × K80, not 2");
+  CHECK(rej[0].reason == "n1-highmem-2 takes 1, 2, 4, 8 × K80, not 3");
   CHECK(rej[1].reason.rfind("p3.2xlarge takes no attachable GPUs", 0) == 0);
 }
 
@@ -340,20 +343,20 @@ TEST_CASE("Google: a stopped instance pays nothing for its host or GPUs", "[repl
   // Stopped 10:30–11:30: the host pays 1800 s in each hour, 0.1184 × 1800 / 3600 = 0.0592 →
   // half-up 0.06 (+0.0008); the K80 1800 gpu-seconds, 0.45 × 1800 / 3600 = 0.225 → 0.23 (+0.005).
   fx.replay_text(R"(
-{"id":"c1","time":"2018-06-01T10:00:00Z","type":"create","account":"lab","instance":"g","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpus":1}
-{"id":"s1","time":"2018-06-01T10:30:00Z","type":"stop","account":"lab","instance":"g"}
-{"id":"s2","time":"2018-06-01T11:30:00Z","type":"start","account":"lab","instance":"g"}
-{"id":"d1","time":"2018-06-01T12:00:00Z","type":"destroy","account":"lab","instance":"g"}
+{"id":"c1","time":"2018-10-01T10:00:00Z","type":"create","account":"lab","instance":"g","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpu":"K80","gpus":1}
+{"id":"s1","time":"2018-10-01T10:30:00Z","type":"stop","account":"lab","instance":"g"}
+{"id":"s2","time":"2018-10-01T11:30:00Z","type":"start","account":"lab","instance":"g"}
+{"id":"d1","time":"2018-10-01T12:00:00Z","type":"destroy","account":"lab","instance":"g"}
 )");
   const auto c = fx.charges();
   REQUIRE(c.size() == 4);
-  CHECK_CHARGE(c[0], "settlement", "2018-06-01T10:00:00Z", "2018-06-01T10:30:00Z", 1, "1800",
+  CHECK_CHARGE(c[0], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T10:30:00Z", 1, "1800",
                "0.0592", "0.06", "0.0008", "0.06");
-  CHECK_CHARGE(c[1], "settlement", "2018-06-01T10:00:00Z", "2018-06-01T10:30:00Z", 1, "1800",
+  CHECK_CHARGE(c[1], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T10:30:00Z", 1, "1800",
                "0.225", "0.23", "0.005", "0.23");
   CHECK(c[1].unit == "gpu_second");
-  CHECK_CHARGE(c[2], "settlement", "2018-06-01T11:30:00Z", "2018-06-01T12:00:00Z", 1, "1800",
+  CHECK_CHARGE(c[2], "settlement", "2018-10-01T11:30:00Z", "2018-10-01T12:00:00Z", 1, "1800",
                "0.0592", "0.06", "0.0008", "0.06");
-  CHECK_CHARGE(c[3], "settlement", "2018-06-01T11:30:00Z", "2018-06-01T12:00:00Z", 1, "1800",
+  CHECK_CHARGE(c[3], "settlement", "2018-10-01T11:30:00Z", "2018-10-01T12:00:00Z", 1, "1800",
                "0.225", "0.23", "0.005", "0.23");
 }

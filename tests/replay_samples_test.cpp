@@ -37,7 +37,7 @@ TEST_CASE("The sample logs replay as documented", "[replay][samples]") {
                              {sample("tencent-gn8-payg.jsonl"), sample("tencent-gn8-prepaid.csv"),
                               sample("tencent-gn8-arrears.jsonl"), sample("alibaba-gn5.jsonl"),
                               sample("huawei-p2.jsonl"), sample("aws-p3.jsonl")},
-                             until("2019-05-01T00:00:00+08:00"));
+                             until("2019-07-01T00:00:00+08:00"));
   CHECK(r.malformed_skipped == 0);
   // The documented rejects: a destroy before expiry and a start in the recycle bin (prepaid),
   // a start before the top-up (arrears).
@@ -54,17 +54,19 @@ TEST_CASE("The sample logs replay as documented", "[replay][samples]") {
   CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE account = 'studio' AND kind = 'renewal'") == 1);
   CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE account = 'studio' AND kind = "
                  "'auto_renewal'") == 1);
-  // Alibaba's 2-second spot instance: the lifetime minimum.
+  // Alibaba's 2-second pay-as-you-go instance: the lifetime minimum.
   CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE instance = 'gn5-s' AND kind = "
                  "'minimum_charge'") == 1);
   // Huawei's priced disk (fake test price).
   CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE instance = 'p2-a' AND component = "
                  "'system_disk'") == 2);
-  // Tencent payg: the resize piece and the unpriced disk note.
+  // Tencent payg: the resize piece, and the premium system disk priced from Tencent's CBS list.
   CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE instance = 'gn8-a' AND instance_type = "
                  "'GN8.3XLARGE112'") >= 1);
+  CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE instance = 'gn8-a' AND component = "
+                 "'system_disk'") >= 1);
   CHECK(fx.count("SELECT COUNT(*) FROM instance_state WHERE instance = 'gn8-a' AND reason LIKE "
-                 "'unpriced: system disk%'") == 1);
+                 "'unpriced: system disk%'") == 0);
 }
 
 TEST_CASE("gpubill replay and gpubill instances", "[replay][cli]") {

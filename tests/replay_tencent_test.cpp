@@ -1,6 +1,7 @@
 // Golden scenarios for Tencent Cloud GPU instances, worked out by hand from the documented
 // rules (docs/usage-log.md; reference: providers.md §1.1) and the bundled catalog:
-//   GN8.LARGE56: payg 15.09 CNY/h, prepaid 4400 CNY/month, spot 3.10 CNY/h (from 2017/2019);
+//   GN8.LARGE56: payg 15.09 CNY/h, prepaid 4400 CNY/month (Tencent price page, from 2017-12-31);
+//   spot 3.10 CNY/h in ap-guangzhou (a test-fixture price: tests/data/spot-rule-prices.json);
 //   GN8.3XLARGE112: payg 30.88 CNY/h (from 2019-01-01);
 //   policy 2017–2019: per second, settled hourly (Asia/Shanghai), half-up to 0.01, arrears
 //     grace 2 h then retention 24 h, recycle bin 7 days, stopped payg compute still charged;
@@ -41,7 +42,7 @@ TEST_CASE("Tencent payg: per-second use settled hourly, rounded half-up", "[repl
     CHECK(x.unit_price == "15.09");
     CHECK(x.price_unit == "hour");
     CHECK(x.currency == "CNY");
-    CHECK(x.price_id == fx.price_id("tencent", "GN8.LARGE56", "payg", "2019-01-01"));
+    CHECK(x.price_id == fx.price_id("tencent", "GN8.LARGE56", "payg", "2017-12-31"));
     CHECK(x.policy_id == fx.policy_id("tencent", "2017-01-01"));
     CHECK(x.event_seqs == "2");  // the create event
   }
@@ -200,7 +201,7 @@ TEST_CASE("Tencent spot: billed like payg at the spot price", "[replay][tencent]
   CHECK_CHARGE(c[1], "settlement", "2019-05-01T12:00:00+08:00", "2019-05-01T12:15:00+08:00", 1,
                "900", "0.775", "0.78", "0.005", "0.78");
   CHECK(c[0].mode == "spot");
-  CHECK(c[0].price_id == fx.price_id("tencent", "GN8.LARGE56", "spot", "2019-01-01"));
+  CHECK(c[0].price_id == fx.price_id("tencent", "GN8.LARGE56", "spot", "2017-01-01"));
 }
 
 TEST_CASE("Tencent prepaid bought on Jan 31 expires on Feb 28; 7 recycle-bin days in 2019",
@@ -223,7 +224,7 @@ TEST_CASE("Tencent prepaid bought on Jan 31 expires on Feb 28; 7 recycle-bin day
   CHECK(c[0].unit == "month");
   CHECK(c[0].unit_price == "4400");
   CHECK(c[0].discount_id == 0);
-  CHECK(c[0].price_id == fx.price_id("tencent", "GN8.LARGE56", "prepaid", "2019-01-01"));
+  CHECK(c[0].price_id == fx.price_id("tencent", "GN8.LARGE56", "prepaid", "2017-12-31"));
   const auto m = fx.movements("acme");
   REQUIRE(m.size() == 2);
   CHECK(m[1].amount == "-4400");
@@ -316,7 +317,7 @@ TEST_CASE("Tencent renewal from the recycle bin starts at the old expiry", "[rep
   CHECK_CHARGE(c[1], "renewal", "2018-06-10T15:00:00+08:00", "2018-07-10T15:00:00+08:00", 1, "1",
                "4400", "4400.00", "0", "4400.00");
   CHECK(c[1].event_seqs == "4");
-  CHECK(c[1].price_id == fx.price_id("tencent", "GN8.LARGE56", "prepaid", "2017-01-01"));
+  CHECK(c[1].price_id == fx.price_id("tencent", "GN8.LARGE56", "prepaid", "2017-12-31"));
   const auto s = fx.states("p");
   REQUIRE(s.size() == 5);
   CHECK(s[1].state == "recycle_bin");

@@ -54,8 +54,11 @@ struct Gpu {
   std::optional<Decimal> fp64_tflops, fp32_tflops, fp16_tensor_tflops, int8_tops;
   std::optional<Decimal> memory_gb, memory_bandwidth_gbs, interconnect_bandwidth_gbs;
   std::string interconnect;  // "PCIe 3.0", "NVLink 2.0"
-  std::optional<int> tdp_w;
+  std::optional<int> tdp_w;  // watts per rentable unit
+  // Price of one board as sold; a board holds `units_per_board` rentable units (K80: 2 GK210
+  // chips, each rented as "1 K80"). Throughput, memory, bandwidth and TDP are per unit.
   std::optional<Money> launch_price;
+  int units_per_board = 1;
   std::string source;
   bool nvlink() const { return interconnect.rfind("NVLink", 0) == 0; }
 };

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "gpubill/catalog.hpp"
+#include "gpubill/provenance.hpp"
 #include "gpubill/rules.hpp"
 #include "gpubill/workload.hpp"
 
@@ -68,6 +69,9 @@ struct QuoteLine {
   // Price rows used: the instance (or host) row and, for attached GPUs, the per-GPU row.
   const PriceRow* price_row = nullptr;
   const PriceRow* gpu_price_row = nullptr;
+  // Provenance of those rows: the older as_of and the less trusted source tag of the two.
+  std::string as_of;
+  SourceTag source_tag = SourceTag::none;
   std::optional<Money> unit_price;  // per hour (per month for prepaid): host + GPUs
   const BillingPolicy* policy = nullptr;
 

@@ -61,10 +61,12 @@ inline Money unset() {
 // What the user states. Defaults are documented in docs/lease-vs-buy.md with their sources
 // (reference/providers.md §4); those marked "assumption" have no published source.
 struct LeaseVsBuyConfig {
-  // The GPU bought: a catalog id or alias ("V100" → V100-SXM2-16GB), and how many.
+  // The GPU bought: a catalog id or alias ("V100" → V100-SXM2-16GB), and how many boards (cards
+  // as sold). A board may hold several rentable units (a K80 board is two GK210 chips, each
+  // rented as "1 K80"): renting covers count × units_per_board units.
   std::string gpu;
   int gpu_count = 0;
-  // Watts per GPU; unset = the catalog's TDP for the GPU.
+  // Watts per board; unset = the catalog's TDP per unit × units per board.
   std::optional<Decimal> gpu_watts;
   // The whole server's price. Unset = the GPU's catalog launch price × count + host_price
   // (both required then).
@@ -111,9 +113,10 @@ struct LeaseVsBuyConfig {
 // currency (each conversion at the FX rate in force on `date`, listed in `fx_rates`).
 struct LeaseVsBuyInputs {
   Gpu gpu;
-  int gpu_count = 0;
-  Decimal gpu_watts, host_watts;
-  Decimal it_kw;  // (gpu_watts × count + host_watts) / 1000
+  int boards = 0;                 // boards bought (the configuration's count)
+  int gpu_count = 0;              // rentable units they hold: boards × gpu.units_per_board
+  Decimal gpu_watts, host_watts;  // gpu_watts per rentable unit
+  Decimal it_kw;                  // (gpu_watts × gpu_count + host_watts) / 1000
   Money hardware_price = tco_detail::unset();
   std::string hardware_price_basis;  // "given: …" or "launch price 8 × … + host …"
   std::string price_source;          // as given in the configuration

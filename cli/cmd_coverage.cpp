@@ -1,0 +1,102 @@
+// gpubill catalog coverage: provider × GPU (or family) × mode → offers, priced, unknown, regions.
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gpubill/catalog_coverage.hpp"
+#include "gpubill/catalog_offers.hpp"
+#include "output.hpp"
+
+namespace gpubill::cli {
+
+namespace {
+
+struct CoverageArgs {
+  std::string provider, gpu, at, by = "gpu";
+  Format format = Format::table;
+};
+
+std::string day_of(const std::optional<Instant>& t) {
+  return t ? format_day(date::floor<date::days>(*t)) : "";
+}
+
+std::vector<std::string> cells(const CoverageRow& r, const std::string& mode) {
+  return {r.provider,
+          r.group,
+          mode,
+          std::to_string(r.offers),
+          std::to_string(r.priced),
+          std::to_string(r.unknown),
+          std::to_string(r.not_on_sale),
+          std::to_string(r.regions),
+          std::to_string(r.price_cells),
+          day_of(r.first_from),
+          day_of(r.last_from)};
+}
+
+int run_coverage(const Globals& globals, const CoverageArgs& args) {
+  auto db = globals.open_database();
+  const auto catalog = Catalog::load(db);
+  CoverageFilter filter;
+  filter.provider = args.provider;
+  if (!args.gpu.empty()) {
+    for (const auto* g : gpus_matching(catalog, args.gpu)) filter.gpus.push_back(g->id);
+  }
+  filter.group = args.by == "family" ? CoverageGroup::family : CoverageGroup::gpu;
+  if (!args.at.empty()) filter.at = parse_instant(args.at, /*allow_date=*/true);
+  const CoverageReport report = catalog_coverage(catalog, filter);
+
+  Table t{{{"provider"},
+           {args.by},
+           {"mode"},
+           {"offers", true},
+           {"priced", true},
+           {"unknown", true},
+           {"not_on_sale", true},
+           {"regions", true},
+           {"priced_region_rows", true},
+           {"first_from"},
+           {"last_from"}},
+          {}};
+  for (const auto& r : report.rows) t.add_row(cells(r, std::string(to_string(r.mode))));
+  if (args.format == Format::table) {
+    std::cout << "Coverage at " << format_day(date::floor<date::days>(report.at))
+              << (report.at_default ? " (default: the latest effective_from in the catalog)" : "")
+              << "\n\n";
+    t.add_row(cells(report.total, "total"));
+    t.rows.back()[0] = "TOTAL";
+  }
+  write_table(std::cout, t, args.format);
+  if (args.format == Format::table) {
+    std::cout << "\npriced: a price in force in at least one region; unknown: on sale (or never "
+                 "priced) with no price in this mode; not_on_sale: every price row lies before "
+                 "or after the date; priced_region_rows: offer × region cells priced (\"every "
+                 "region\" rows count once); first/last_from: effective_from range of the mode's "
+                 "rows.\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_coverage_command(CLI::App& catalog, Globals& globals, Action& action) {
+  auto* sub = catalog.add_subcommand(
+      "coverage",
+      "Measure the catalog: per provider, GPU model (or family) and billing mode, the offers, "
+      "how many are priced or unknown at a date, in how many regions, over which dates");
+  auto args = std::make_shared<CoverageArgs>();
+  sub->add_option("--provider", args->provider, "Only this provider");
+  sub->add_option("--gpu", args->gpu, "Only this GPU (id, alias, or a family such as V100)");
+  sub->add_option("--at", args->at,
+                  "Measure at this date or RFC 3339 instant (default: the latest effective_from "
+                  "in the catalog)");
+  sub->add_option("--by", args->by, "Group rows by gpu (default) or family")
+      ->check(CLI::IsMember({"gpu", "family"}));
+  add_format_option(*sub, args->format);
+  add_db_option(*sub, globals);
+  sub->callback([&globals, &action, args] {
+    action = [&globals, args] { return run_coverage(globals, *args); };
+  });
+}
+
+}  // namespace gpubill::cli
