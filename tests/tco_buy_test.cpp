@@ -284,3 +284,37 @@ TEST_CASE("a configuration file", "[tco]") {
   CHECK_THAT(error_of(R"({"gpu": "V100", "count": 8, "format": "x"})"),
              Catch::Contains("gpubill-lease-vs-buy/1"));
 }
+
+TEST_CASE("a bought K80 board is two rented GK210 chips", "[tco]") {
+  // The catalog's K80 row is one GK210 chip (12 GB, 150 W), the unit AWS p2.xlarge rents; a
+  // board holds two (units_per_board) and its 5000 USD launch price is per board.
+  CatalogData d = tco_test::data();
+  Gpu k80 = tco_test::gpu("K80", {"Tesla K80"}, 150, "4.37", "12", Money::parse("5000 USD"));
+  k80.units_per_board = 2;
+  d.gpus.push_back(k80);
+  d.instance_types.push_back(tco_test::instance("aws", "p2.xlarge", "p2", "K80", 1, 4, "61"));
+  d.prices.push_back(tco_test::price(9, "aws", "p2.xlarge", "us-east-1", BillingMode::payg,
+                                     PriceUnit::hour, "0.90 USD", "2016-11-01"));
+  const Catalog catalog(std::move(d));
+  LeaseVsBuyConfig c = tco_test::dgx1();
+  c.gpu = "K80";
+  c.gpu_count = 4;  // boards
+  c.hardware_price.reset();
+  c.host_price = usd("10000");
+  const LeaseVsBuyInputs in = resolve_lease_vs_buy(catalog, c);
+  CHECK(in.boards == 4);
+  CHECK(in.gpu_count == 8);                  // rented chips
+  CHECK(in.hardware_price == usd("30000"));  // 4 boards × 5000 + 10000
+  CHECK(in.it_kw == Decimal::parse("2"));    // (8 × 150 + 800) / 1000
+  CHECK(in.gpu_watts == Decimal(150));
+
+  // Watts given per board are spread over its chips.
+  c.gpu_watts = Decimal(300);
+  CHECK(resolve_lease_vs_buy(catalog, c).gpu_watts == Decimal(150));
+
+  // Renting the same capacity takes eight p2.xlarge: 8 × 0.90 USD an hour.
+  const LeaseVsBuyResult r = lease_vs_buy(catalog, c);
+  REQUIRE(!r.options.empty());
+  CHECK(r.options.front().instances == 8);
+  CHECK(r.options.front().gpus_per_instance == Decimal(1));
+}
