@@ -401,9 +401,21 @@ std::string describe(const ResolvedWorkload& w) {
 int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, std::size_t top,
               const std::string& explain, bool show_excluded) {
   auto db = globals.open_database();
-  const Catalog catalog = Catalog::load(db);
+  Workload spec = build_workload(args);
+  // A quote reads prices at one instant: load the rows around it, not the whole history.
+  std::optional<Instant> at;
+  if (spec.date) {
+    try {
+      at = parse_instant(*spec.date, /*allow_date=*/true);
+    } catch (const ParseError&) {
+      // resolve_workload reports it, naming the field
+    }
+  } else {
+    at = latest_price_date(db);
+  }
+  const Catalog catalog = at ? Catalog::load_around(db, *at) : Catalog::load(db);
   const QuoteEngine engine(catalog);
-  const ResolvedWorkload w = resolve_workload(build_workload(args), catalog);
+  const ResolvedWorkload w = resolve_workload(std::move(spec), catalog);
   QuoteOptions options;
   options.top = top;
   if (!explain.empty()) {

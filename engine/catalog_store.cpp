@@ -1,5 +1,6 @@
 #include "catalog_store.hpp"
 
+#include <array>
 #include <cctype>
 #include <map>
 #include <string>
@@ -179,30 +180,98 @@ void read_instance_types(SQLite::Database& db, CatalogData& out) {
   }
 }
 
+constexpr const char* kPriceColumns =
+    "SELECT id, provider, subject_kind, subject, region, mode, unit, amount, currency, "
+    "effective_from, effective_to, source, as_of FROM price ";
+constexpr const char* kPriceOrder =
+    " ORDER BY provider, subject_kind, subject, region, mode, effective_from";
+
+PriceRow price_row(SQLite::Statement& q) {
+  PriceRow p;
+  p.id = q.getColumn(0).getInt64();
+  p.provider = q.getColumn(1).getString();
+  p.subject_kind = std::string_view(q.getColumn(2).getText()) == "gpu" ? SubjectKind::gpu
+                                                                       : SubjectKind::instance;
+  p.subject = q.getColumn(3).getString();
+  p.region = q.getColumn(4).getString();
+  p.mode = mode_col(q.getColumn(5), "price");
+  p.unit = decode("price", "unit", q.getColumn(6).getString(),
+                  [](const std::string& s) { return parse_price_unit(s); });
+  p.amount = Money(decimal_col(q.getColumn(7), "price"), currency_col(q.getColumn(8), "price"));
+  p.period = period_cols(q.getColumn(9), q.getColumn(10));
+  p.source = q.getColumn(11).getString();
+  p.as_of = q.getColumn(12).getString();
+  return p;
+}
+
 void read_prices(SQLite::Database& db, CatalogData& out) {
   out.prices.reserve(
       static_cast<std::size_t>(db.execAndGet("SELECT count(*) FROM price").getInt64()));
+  SQLite::Statement q(db, std::string(kPriceColumns) + kPriceOrder);
+  while (q.executeStep()) out.prices.push_back(price_row(q));
+}
+
+// The ids of the rows Catalog::load_around keeps, in one pass over the key index: per key, the
+// rows in force at t; when none is, the last row that ended before t and the first that starts
+// after it (for the reason a price is missing). Only integers and key text are read here.
+std::vector<std::int64_t> price_ids_around(SQLite::Database& db, std::int64_t t) {
   SQLite::Statement q(db,
-                      "SELECT id, provider, subject_kind, subject, region, mode, unit, amount, "
-                      "currency, effective_from, effective_to, source, as_of FROM price "
-                      "ORDER BY provider, subject_kind, subject, region, mode, effective_from");
+                      "SELECT id, provider, subject_kind, subject, region, mode, effective_from, "
+                      "effective_to FROM price" +
+                          std::string(kPriceOrder));
+  std::vector<std::int64_t> ids;
+  std::array<std::string, 5> key;
+  bool any_in_force = false;
+  constexpr std::int64_t kNone = -1;  // row ids are positive
+  std::int64_t ended = kNone, next = kNone;
+  const auto close_group = [&] {
+    if (!any_in_force) {
+      if (ended != kNone) ids.push_back(ended);
+      if (next != kNone) ids.push_back(next);
+    }
+    any_in_force = false;
+    ended = next = kNone;
+  };
+  bool first = true;
   while (q.executeStep()) {
-    PriceRow p;
-    p.id = q.getColumn(0).getInt64();
-    p.provider = q.getColumn(1).getString();
-    p.subject_kind = std::string_view(q.getColumn(2).getText()) == "gpu" ? SubjectKind::gpu
-                                                                         : SubjectKind::instance;
-    p.subject = q.getColumn(3).getString();
-    p.region = q.getColumn(4).getString();
-    p.mode = mode_col(q.getColumn(5), "price");
-    p.unit = decode("price", "unit", q.getColumn(6).getString(),
-                    [](const std::string& s) { return parse_price_unit(s); });
-    p.amount = Money(decimal_col(q.getColumn(7), "price"), currency_col(q.getColumn(8), "price"));
-    p.period = period_cols(q.getColumn(9), q.getColumn(10));
-    p.source = q.getColumn(11).getString();
-    p.as_of = q.getColumn(12).getString();
-    out.prices.push_back(std::move(p));
+    bool same = !first;
+    for (int c = 0; c < 5 && same; ++c) {
+      same = key[static_cast<std::size_t>(c)] == q.getColumn(c + 1).getText();
+    }
+    if (!same) {
+      if (!first) close_group();
+      for (int c = 0; c < 5; ++c) key[static_cast<std::size_t>(c)] = q.getColumn(c + 1).getText();
+      first = false;
+    }
+    const std::int64_t id = q.getColumn(0).getInt64();
+    const std::int64_t from = q.getColumn(6).getInt64();
+    const auto to_col = q.getColumn(7);
+    if (from > t) {
+      if (next == kNone) next = id;
+    } else if (to_col.isNull() || to_col.getInt64() > t) {
+      ids.push_back(id);
+      any_in_force = true;
+    } else {
+      ended = id;  // rows come in effective_from order: the last one seen is the latest
+    }
   }
+  if (!first) close_group();
+  return ids;
+}
+
+void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t) {
+  const std::vector<std::int64_t> ids = price_ids_around(db, t);
+  std::string list = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) list += ',';
+    list += std::to_string(ids[i]);
+  }
+  list += ']';
+  out.prices.reserve(ids.size());
+  SQLite::Statement q(db, std::string(kPriceColumns) +
+                              "WHERE id IN (SELECT value FROM json_each(?))" + kPriceOrder);
+  q.bind(1, list);
+  while (q.executeStep()) out.prices.push_back(price_row(q));
 }
 
 void read_discounts(SQLite::Database& db, CatalogData& out) {
@@ -593,13 +662,17 @@ std::string format_hh_mm(std::chrono::minutes m) {
   return out;
 }
 
-CatalogData read_catalog_data(SQLite::Database& db) {
+CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> prices_around) {
   try {
     CatalogData out;
     read_providers(db, out);
     read_gpus(db, out);
     read_instance_types(db, out);
-    read_prices(db, out);
+    if (prices_around) {
+      read_prices_around(db, out, prices_around->time_since_epoch().count());
+    } else {
+      read_prices(db, out);
+    }
     read_discounts(db, out);
     read_resource_prices(db, "disk_price", out.disk_prices);
     read_resource_prices(db, "bandwidth_price", out.bandwidth_prices);
@@ -629,6 +702,20 @@ void write_catalog_data(SQLite::Database& db, const CatalogData& data) {
 
 Catalog Catalog::load(Database& db) {
   return Catalog(read_catalog_data(sqlite(db)));
+}
+
+Catalog Catalog::load_around(Database& db, Instant t) {
+  return Catalog(read_catalog_data(sqlite(db), t));
+}
+
+std::optional<Instant> latest_price_date(Database& db) {
+  try {
+    SQLite::Statement q(sqlite(db), "SELECT max(effective_from) FROM price");
+    if (!q.executeStep() || q.getColumn(0).isNull()) return std::nullopt;
+    return Instant{std::chrono::seconds{q.getColumn(0).getInt64()}};
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("cannot read the catalog: ") + e.what());
+  }
 }
 
 }  // namespace gpubill

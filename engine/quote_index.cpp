@@ -211,6 +211,12 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     }
   };
 
+  std::size_t expected = 0;  // offers before regions: a bound to reserve against reallocation
+  for (const auto& it : data.instance_types) {
+    expected += 1;
+    for (const auto& a : it.attachable) expected += a.counts.size();
+  }
+  offers.reserve(expected * 8);
   for (const auto& it : data.instance_types) {
     auto p = provider_index.find(it.provider);
     if (p == provider_index.end()) continue;

@@ -462,3 +462,49 @@ TEST_CASE("the CLI lists V100 offers of several providers", "[catalog_import][cl
   CHECK(rejected.output.find("/prices/0") != std::string::npos);
   CHECK(std::count(rejected.output.begin(), rejected.output.end(), '\n') == 1);
 }
+
+TEST_CASE("loading prices around an instant keeps what look-ups at that instant need",
+          "[catalog_import]") {
+  auto db = Database::open(":memory:");
+  TempDir dir;
+  // x1.large payg: three periods; prepaid: only a past one; spot: only a future one.
+  const auto row = [](const char* mode, const char* unit, const char* amount, const char* from,
+                      const char* to) {
+    return std::string(R"({"provider": "acme", "instance_type": "x1.large", "mode": ")") + mode +
+           R"(", "unit": ")" + unit + R"(", "amount": ")" + amount +
+           R"(", "currency": "CNY", "effective_from": ")" + from + "\"" +
+           (to ? std::string(R"(, "effective_to": ")") + to + "\"" : std::string()) +
+           R"(, "source": "list", "as_of": ")" + from + "\"}";
+  };
+  std::string prices = "[" + row("payg", "hour", "12", "2017-01-01", "2019-01-01") + "," +
+                       row("payg", "hour", "10.5", "2019-01-01", "2022-01-01") + "," +
+                       row("payg", "hour", "9", "2022-01-01", nullptr) + "," +
+                       row("prepaid", "month", "3300", "2017-01-01", "2018-01-01") + "," +
+                       row("prepaid", "month", "3100", "2018-01-01", "2019-06-01") + "," +
+                       row("spot", "hour", "3", "2023-01-01", nullptr) + "]";
+  std::string text = kValid;
+  const auto a = text.find("\"prices\": [");
+  const auto b = text.find("],\n  \"discounts\"");
+  text.replace(a, b + 1 - a, "\"prices\": " + prices);
+  (void)import_catalog_file(db, dir.write("acme.json", text));
+
+  const Instant t = parse_instant("2020-06-30", true);
+  const Catalog around = Catalog::load_around(db, t);
+  std::vector<std::string> kept;
+  for (const auto& p : around.data().prices) {
+    kept.push_back(std::string(to_string(p.mode)) + " " + p.amount.amount().to_string());
+  }
+  // payg: only the row in force; prepaid: none in force, so the last that ended; spot: the
+  // first that starts later.
+  CHECK(kept == std::vector<std::string>{"payg 10.5", "prepaid 3100", "spot 3"});
+
+  const Catalog whole = Catalog::load(db);
+  CHECK(whole.data().prices.size() == 6);
+  for (auto mode : {BillingMode::payg, BillingMode::prepaid, BillingMode::spot}) {
+    const auto* x = around.price_at("acme", SubjectKind::instance, "x1.large", "", mode, t);
+    const auto* y = whole.price_at("acme", SubjectKind::instance, "x1.large", "", mode, t);
+    CHECK((x == nullptr) == (y == nullptr));
+    if (x && y) CHECK(x->id == y->id);
+  }
+  CHECK(latest_price_date(db) == parse_instant("2023-01-01", true));
+}

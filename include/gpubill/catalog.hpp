@@ -148,6 +148,12 @@ class Catalog {
   explicit Catalog(CatalogData data);
   // Reads every catalog row of the database into memory. Throws StoreError.
   static Catalog load(Database& db);
+  // For work at one instant (a quote): every row except prices, and of the prices, per key
+  // (provider, subject, region, mode), the rows in force at `t`, the last one that ended before
+  // `t` and the first one that starts after it — what price_at(t) and the reasons for a missing
+  // price ("takes effect …", "ended …") need, without the price history of other dates. Look-ups
+  // at any other instant may miss rows. Throws StoreError.
+  static Catalog load_around(Database& db, Instant t);
 
   const CatalogData& data() const noexcept { return data_; }
 
@@ -203,5 +209,9 @@ class Catalog {
   std::unordered_map<std::string, std::vector<std::size_t>> policy_index_;
   std::unordered_map<std::string, std::vector<std::size_t>> discount_index_;
 };
+
+// The latest effective_from of any price row in the database, read without loading the
+// catalog (the default date of a quote). Throws StoreError.
+std::optional<Instant> latest_price_date(Database& db);
 
 }  // namespace gpubill

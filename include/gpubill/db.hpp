@@ -15,6 +15,8 @@ class Database {
   // one), turns on WAL (for files), foreign keys and a 5 s busy timeout, and applies pending
   // migrations. Throws StoreError when the file cannot be opened, is not a gpubill database,
   // or was written by a newer gpubill (its user_version is above latest_schema_version()).
+  // A Database may move between threads but must not be used by two at once (the connection
+  // is opened without SQLite's per-call mutex); open one per thread instead.
   static Database open(const std::string& path);
 
   Database(Database&&) noexcept;
