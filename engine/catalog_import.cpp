@@ -136,6 +136,7 @@ void ensure_bundled_catalog(Database& database) {
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the database's meta table: ") + e.what());
   }
+  ScopedCacheSize cache(sqlite(database));
   in_transaction(database, true, [&](SQLite::Database& conn) {
     if (read_meta(conn, "bundled_catalog") == hash) return 0;  // another process was first
     // What later files may refer to: read once, then grown file by file (re-reading the

@@ -385,39 +385,13 @@ class Driver {
   std::string payload_;
 };
 
-// A larger page cache for the replay's one big transaction: the event and state-history
-// indexes are updated at random places, and with SQLite's default 2 MB cache spilled index pages
-// are written to the WAL and read back. Measured on 10,000 instances × 30 days (500k events): CPU
-// 9.2 s with 16 MB, 7.0 s with 32 MB, 6.1 s with 64 MB (the bare insert of one row per
-// settlement: 7.0 s). A fixed cap, so memory does not grow with the log; restored afterwards.
-class CacheSize {
- public:
-  explicit CacheSize(SQLite::Database& db) : db_(db) {
-    old_ = db_.execAndGet("PRAGMA cache_size").getInt64();
-    if (old_ >= 0 || -old_ < kKiB) db_.exec("PRAGMA cache_size = -" + std::to_string(kKiB));
-  }
-  ~CacheSize() {
-    try {
-      db_.exec("PRAGMA cache_size = " + std::to_string(old_));
-    } catch (...) {
-    }
-  }
-  CacheSize(const CacheSize&) = delete;
-  CacheSize& operator=(const CacheSize&) = delete;
-
- private:
-  static constexpr std::int64_t kKiB = 64 * 1024;
-  SQLite::Database& db_;
-  std::int64_t old_ = 0;
-};
-
 }  // namespace
 
 ReplayReport replay_logs(Database& db, const Catalog& catalog,
                          const std::vector<std::string>& paths, const ReplayOptions& options) {
   auto& sql = sqlite(db);
   try {
-    CacheSize cache(sql);
+    ScopedCacheSize cache(sql);  // see store.hpp
     SQLite::Transaction tx(sql);
     Driver driver(sql, catalog, options);
     for (const auto& path : paths) driver.replay_file(path);
