@@ -130,3 +130,25 @@ TEST_CASE("every sample workload quotes on the bundled catalog", "[quote][cli]")
     CHECK(r.status == 0);
   }
 }
+
+TEST_CASE("test-fixture prices are marked in the quote and offers tables", "[quote][cli]") {
+  TempDir dir;
+  const std::string fake =
+      std::string("'") + GPUBILL_SOURCE_DIR + "/tests/data/huawei-fake-prices.json'";
+  REQUIRE(cli(dir, "catalog import " + fake).status == 0);
+  // Huawei's only V100 PCIe prices here are the fake ones (from 2017): every line says so.
+  const Run q =
+      cli(dir, "quote --gpu V100-PCIE-16GB --hours 720 --provider huawei --at 2019-06-30");
+  INFO(q.output);
+  CHECK(q.status == 0);
+  CHECK_THAT(q.output, Catch::Contains("  TEST  "));
+  CHECK_THAT(q.output, Catch::Contains("TEST DATA: not a real price"));
+  const Run o = cli(dir, "catalog offers --provider huawei --gpu V100-PCIE-16GB --at 2019-06-30");
+  INFO(o.output);
+  CHECK_THAT(o.output, Catch::Contains("  TEST  "));
+  // A real row shows its tag and as-of date; an old one is noted.
+  const Run a = cli(dir, "quote --gpu V100 --hours 720 --provider aws --at 2020-06-30 --top 1");
+  INFO(a.output);
+  CHECK_THAT(a.output, Catch::Contains("2017-10-25"));
+  CHECK_THAT(a.output, Catch::Contains("over 2 years before the quote date"));
+}
