@@ -92,79 +92,80 @@ void check_no_overlap(const std::vector<Row>& rows, const std::vector<std::strin
 
 }  // namespace
 
-TEST_CASE("bundled catalog: every dated row has a tagged original source and an as-of day",
+// One test case (one process under ctest), so the 8 MB of bundled JSON is parsed once for all
+// its sections: under the sanitizers a parse takes about 25 s.
+TEST_CASE("bundled catalog: sources, periods, spot regions and rentable units",
           "[catalog][fixtures]") {
   const auto& b = bundled();
-  REQUIRE(!b.data.prices.empty());
-  const auto check = [](const auto& rows, const std::vector<std::string>& files, const char* what) {
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const std::string problem = provenance_problem(rows[i].source, rows[i].as_of);
-      INFO(what << " row " << i << " of " << files[i]);
-      CHECK(problem == "");
+  SECTION("every dated row has a tagged original source and an as-of day") {
+    REQUIRE(!b.data.prices.empty());
+    const auto check = [](const auto& rows, const std::vector<std::string>& files,
+                          const char* what) {
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::string problem = provenance_problem(rows[i].source, rows[i].as_of);
+        INFO(what << " row " << i << " of " << files[i]);
+        CHECK(problem == "");
+      }
+    };
+    check(b.data.prices, b.price_files, "price");
+    check(b.data.discounts, b.discount_files, "discount");
+    check(b.data.disk_prices, b.disk_files, "disk price");
+    check(b.data.bandwidth_prices, b.bandwidth_files, "bandwidth price");
+    check(b.data.policies, b.policy_files, "policy");
+    for (const auto& r : b.data.fx_rates) {
+      INFO("FX rate " << r.from.to_string() << "/" << r.to.to_string() << " of "
+                      << format_day(r.day));
+      CHECK(provenance_problem(r.source, r.as_of) == "");
     }
-  };
-  check(b.data.prices, b.price_files, "price");
-  check(b.data.discounts, b.discount_files, "discount");
-  check(b.data.disk_prices, b.disk_files, "disk price");
-  check(b.data.bandwidth_prices, b.bandwidth_files, "bandwidth price");
-  check(b.data.policies, b.policy_files, "policy");
-  for (const auto& r : b.data.fx_rates) {
-    INFO("FX rate " << r.from.to_string() << "/" << r.to.to_string() << " of "
-                    << format_day(r.day));
-    CHECK(provenance_problem(r.source, r.as_of) == "");
   }
-}
-
-TEST_CASE("bundled catalog: no two rows for one key overlap in time", "[catalog][fixtures]") {
-  const auto& b = bundled();
-  check_no_overlap(
-      b.data.prices, b.price_files,
-      [](const PriceRow& r) {
-        return std::make_tuple(r.provider, static_cast<int>(r.subject_kind), r.subject, r.region,
-                               static_cast<int>(r.mode));
-      },
-      "price");
-  check_no_overlap(
-      b.data.discounts, b.discount_files,
-      [](const DiscountRow& r) {
-        return std::make_tuple(r.provider, r.family, static_cast<int>(r.mode), r.min_months);
-      },
-      "discount");
-  const auto resource_key = [](const ResourcePriceRow& r) {
-    return std::make_tuple(r.provider, r.kind, static_cast<int>(r.mode));
-  };
-  check_no_overlap(b.data.disk_prices, b.disk_files, resource_key, "disk price");
-  check_no_overlap(b.data.bandwidth_prices, b.bandwidth_files, resource_key, "bandwidth price");
-  check_no_overlap(
-      b.data.policies, b.policy_files, [](const BillingPolicy& p) { return p.provider; }, "policy");
-}
-
-TEST_CASE("bundled catalog: spot prices are per region", "[catalog][fixtures]") {
-  const auto& b = bundled();
-  for (std::size_t i = 0; i < b.data.prices.size(); ++i) {
-    const auto& p = b.data.prices[i];
-    if (p.mode != BillingMode::spot) continue;
-    INFO("spot row for " << p.subject << " in " << b.price_files[i]);
-    CHECK(!p.region.empty());
+  SECTION("no two rows for one key overlap in time") {
+    check_no_overlap(
+        b.data.prices, b.price_files,
+        [](const PriceRow& r) {
+          return std::make_tuple(r.provider, static_cast<int>(r.subject_kind), r.subject, r.region,
+                                 static_cast<int>(r.mode));
+        },
+        "price");
+    check_no_overlap(
+        b.data.discounts, b.discount_files,
+        [](const DiscountRow& r) {
+          return std::make_tuple(r.provider, r.family, static_cast<int>(r.mode), r.min_months);
+        },
+        "discount");
+    const auto resource_key = [](const ResourcePriceRow& r) {
+      return std::make_tuple(r.provider, r.kind, static_cast<int>(r.mode));
+    };
+    check_no_overlap(b.data.disk_prices, b.disk_files, resource_key, "disk price");
+    check_no_overlap(b.data.bandwidth_prices, b.bandwidth_files, resource_key, "bandwidth price");
+    check_no_overlap(
+        b.data.policies, b.policy_files, [](const BillingPolicy& p) { return p.provider; },
+        "policy");
   }
-}
 
-TEST_CASE("bundled catalog: a GPU row is the unit providers rent", "[catalog][fixtures]") {
-  const auto& b = bundled();
-  const auto find = [&](const std::string& id) -> const Gpu& {
-    auto it = std::find_if(b.data.gpus.begin(), b.data.gpus.end(),
-                           [&](const Gpu& g) { return g.id == id; });
-    REQUIRE(it != b.data.gpus.end());
-    return *it;
-  };
-  // K80: one GK210 chip of a two-chip board.
-  CHECK(find("K80").memory_gb == Decimal(12));
-  CHECK(find("K80").units_per_board == 2);
-  CHECK(find("M40").memory_gb == Decimal(12));
-  CHECK(find("M40-24GB").memory_gb == Decimal(24));
-  CHECK(find("P100-PCIE-12GB").memory_gb == Decimal(12));
-  CHECK(find("P100-PCIE-16GB").memory_gb == Decimal(16));
-  CHECK(find("V100-SXM2-16GB").memory_gb == Decimal(16));
-  CHECK(find("V100-SXM2-32GB").memory_gb == Decimal(32));
-  CHECK(find("V100-SXM2-32GB").units_per_board == 1);
+  SECTION("spot prices are per region") {
+    for (std::size_t i = 0; i < b.data.prices.size(); ++i) {
+      const auto& p = b.data.prices[i];
+      if (p.mode != BillingMode::spot) continue;
+      INFO("spot row for " << p.subject << " in " << b.price_files[i]);
+      CHECK(!p.region.empty());
+    }
+  }
+  SECTION("a GPU row is the unit providers rent") {
+    const auto find = [&](const std::string& id) -> const Gpu& {
+      auto it = std::find_if(b.data.gpus.begin(), b.data.gpus.end(),
+                             [&](const Gpu& g) { return g.id == id; });
+      REQUIRE(it != b.data.gpus.end());
+      return *it;
+    };
+    // K80: one GK210 chip of a two-chip board.
+    CHECK(find("K80").memory_gb == Decimal(12));
+    CHECK(find("K80").units_per_board == 2);
+    CHECK(find("M40").memory_gb == Decimal(12));
+    CHECK(find("M40-24GB").memory_gb == Decimal(24));
+    CHECK(find("P100-PCIE-12GB").memory_gb == Decimal(12));
+    CHECK(find("P100-PCIE-16GB").memory_gb == Decimal(16));
+    CHECK(find("V100-SXM2-16GB").memory_gb == Decimal(16));
+    CHECK(find("V100-SXM2-32GB").memory_gb == Decimal(32));
+    CHECK(find("V100-SXM2-32GB").units_per_board == 1);
+  }
 }
