@@ -261,15 +261,17 @@ std::vector<std::int64_t> price_ids_around(SQLite::Database& db, std::int64_t t)
 
 void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t) {
   const std::vector<std::int64_t> ids = price_ids_around(db, t);
-  // One row-id look-up per kept row, in the key order the ids came in (an IN list with ORDER
-  // BY sorted the rows, source text and all, in a temporary B-tree).
-  out.prices.reserve(ids.size());
-  SQLite::Statement q(db, std::string(kPriceColumns) + "WHERE id = ?");
-  for (const std::int64_t id : ids) {
-    q.bind(1, static_cast<int64_t>(id));
-    if (q.executeStep()) out.prices.push_back(price_row(q));
-    q.reset();
+  std::string list = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) list += ',';
+    list += std::to_string(ids[i]);
   }
+  list += ']';
+  out.prices.reserve(ids.size());
+  SQLite::Statement q(db, std::string(kPriceColumns) +
+                              "WHERE id IN (SELECT value FROM json_each(?))" + kPriceOrder);
+  q.bind(1, list);
+  while (q.executeStep()) out.prices.push_back(price_row(q));
 }
 
 void read_discounts(SQLite::Database& db, CatalogData& out) {
