@@ -1,9 +1,12 @@
 #include "catalog_store.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "gpubill/errors.hpp"
 #include "store.hpp"
@@ -268,10 +271,23 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t) 
   }
   list += ']';
   out.prices.reserve(ids.size());
-  SQLite::Statement q(db, std::string(kPriceColumns) +
-                              "WHERE id IN (SELECT value FROM json_each(?))" + kPriceOrder);
+  // No ORDER BY: SQLite would sort the whole rows, source text and all, in a temporary B-tree.
+  // The ids came in key order, so the rows are put back in that order here.
+  SQLite::Statement q(db,
+                      std::string(kPriceColumns) + "WHERE id IN (SELECT value FROM json_each(?))");
   q.bind(1, list);
-  while (q.executeStep()) out.prices.push_back(price_row(q));
+  std::unordered_map<std::int64_t, std::size_t> position;
+  position.reserve(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
+  std::vector<std::optional<PriceRow>> placed(ids.size());
+  while (q.executeStep()) {
+    PriceRow row = price_row(q);
+    const std::size_t at = position.at(row.id);
+    placed[at] = std::move(row);
+  }
+  for (auto& row : placed) {
+    if (row) out.prices.push_back(std::move(*row));
+  }
 }
 
 void read_discounts(SQLite::Database& db, CatalogData& out) {

@@ -179,12 +179,15 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
       }
       if (named.empty()) named.insert(std::string());  // every region of the provider
     }
+    // What every region's offer shares, looked up once.
+    const std::int32_t offer_gpu_index = gpu ? gpu_index.at(gpu) : -1;
+    const std::uint32_t offer_family = family_of(provider, it.family);
     for (const auto& region : named) {
       IndexedOffer o;
       o.type = &it;
       o.gpu = gpu;
-      if (gpu) o.gpu_index = gpu_index.at(gpu);
-      o.family = family_of(provider, it.family);
+      o.gpu_index = offer_gpu_index;
+      o.family = offer_family;
       o.region = region_of(region);
       o.provider = provider;
       o.attached = static_cast<std::uint16_t>(attached);
@@ -216,7 +219,7 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     expected += 1;
     for (const auto& a : it.attachable) expected += a.counts.size();
   }
-  offers.reserve(expected * 8);
+  offers.reserve(expected * 16);
   for (const auto& it : data.instance_types) {
     auto p = provider_index.find(it.provider);
     if (p == provider_index.end()) continue;
