@@ -19,8 +19,8 @@ using namespace ledger_rows;
 namespace {
 
 // FOCUS 1.2 Cost and Usage columns, in the specification's order (the column list of
-// FOCUS_Spec v1.2, specification/columns; ../shared/reference/focus-columns.md), with their
-// feature level.
+// FOCUS_Spec v1.2, specification/columns, in the FinOps Foundation's FOCUS_Spec
+// repository), with their feature level.
 struct SpecColumn {
   const char* name;
   bool mandatory;

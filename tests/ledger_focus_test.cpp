@@ -17,8 +17,8 @@ using gpubill::testing::LedgerFixture;
 
 namespace {
 
-// FOCUS 1.2, specification/columns (../shared/reference/focus-columns.md): the 57 columns in
-// order, and which are Mandatory and which do not allow nulls.
+// FOCUS 1.2, specification/columns (the FinOps Foundation's FOCUS_Spec repository): the 57 columns
+// in order, and which are Mandatory and which do not allow nulls.
 const std::vector<std::string> kFocus12 = {
     "AvailabilityZone",
     "BilledCost",

@@ -1,5 +1,6 @@
 // Golden scenarios for Alibaba, Huawei, AWS and Google, worked out by hand from the documented
-// rules (docs/usage-log.md; reference: providers.md §1.2–1.5) and the bundled catalog:
+// rules (docs/usage-log.md; the providers' documents cited in the bundled policy rows) and the
+// bundled catalog:
 //   Alibaba (from 2017-09-28 12:00Z): per second, hourly settlement (Asia/Shanghai), rounded
 //     DOWN to 0.01, 0.01 minimum per instance lifetime; auto-renewal 9 days before expiry at
 //     08:00; recycle bin 15 days. ecs.gn5-c4g1.xlarge in us-west-1: payg 11.916, spot 1.224 CNY/h

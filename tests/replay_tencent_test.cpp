@@ -1,5 +1,6 @@
 // Golden scenarios for Tencent Cloud GPU instances, worked out by hand from the documented
-// rules (docs/usage-log.md; reference: providers.md §1.1) and the bundled catalog:
+// rules (docs/usage-log.md; Tencent's documents cited in the bundled policy rows) and the bundled
+// catalog:
 //   GN8.LARGE56: payg 15.09 CNY/h, prepaid 4400 CNY/month (Tencent price page, from 2017-12-31);
 //   spot 3.10 CNY/h in ap-guangzhou (a test-fixture price: tests/data/spot-rule-prices.json);
 //   GN8.3XLARGE112: payg 30.88 CNY/h (from 2019-01-01);

@@ -1,5 +1,5 @@
 // Billing rules worked out by hand from the providers' documented rules
-// (../shared/reference/providers.md §1): each expected figure is computed in the comment.
+// (as cited in the bundled catalog's policy rows): each expected figure is computed in the comment.
 #include <catch2/catch.hpp>
 
 #include "gpubill/rules.hpp"

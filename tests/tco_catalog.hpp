@@ -1,5 +1,5 @@
 // A small catalog for the lease-vs-buy tests, built from CatalogData so the tests do not move
-// when the bundled catalog does. Figures are those of the bundled catalog (providers.md):
+// when the bundled catalog does. Figures are those of the bundled catalog (fixtures/catalog):
 //   V100-SXM2-16GB: TDP 300 W, 15.7 TF FP32, 16 GB; V100-SXM2-32GB: 300 W, 15.7 TF, 32 GB;
 //   V100-PCIE-16GB: 250 W, 14 TF, 16 GB; H100: 700 W, launch price 30000 USD [U].
 //   Tencent GN10X.18XLARGE320 (8 × V100-SXM2-32GB): 145.83 CNY/h, 42000 CNY/month (c. 2019);

@@ -59,7 +59,7 @@ inline Money unset() {
 }  // namespace tco_detail
 
 // What the user states. Defaults are documented in docs/lease-vs-buy.md with their sources
-// (reference/providers.md §4); those marked "assumption" have no published source.
+// (published TCO write-ups, all secondary); those marked "assumption" have no published source.
 struct LeaseVsBuyConfig {
   // The GPU bought: a catalog id or alias ("V100" → V100-SXM2-16GB), and how many boards (cards
   // as sold). A board may hold several rentable units (a K80 board is two GK210 chips, each
@@ -74,25 +74,26 @@ struct LeaseVsBuyConfig {
   std::optional<Money> host_price;
   // Where the hardware price comes from (free text, shown in the output).
   std::string price_source;
-  // Host (CPUs, memory, disks, NICs) power, watts. Default 600: providers.md §4 item 2
+  // Host (CPUs, memory, disks, NICs) power, watts. Default 600: lynx-cortex "Datacenter economics"
   // (8×H100 node: host ≈ 500 W + network ≈ 100 W).
   Decimal host_watts = Decimal(600);
   int horizon_months = 36;
-  // Power usage effectiveness. Default 1.5: providers.md §4 item 2 (enterprise colocation
-  // 1.50–1.80, hyperscale 1.10–1.30); the low end of enterprise colocation.
+  // Power usage effectiveness. Default 1.5: lynx-cortex, Uptime Institute 2024 (enterprise
+  // colocation 1.50–1.80, hyperscale 1.10–1.30); the low end of enterprise colocation.
   Decimal pue = Decimal::parse("1.5");
-  // Default 0.10 USD: providers.md §4 item 3 ($0.06–0.12/kWh) and item 6 ($0.10/kWh).
+  // Default 0.10 USD: v2-pseo-ai "GPU TCO Analysis" ($0.06–0.12/kWh), HN H100 example ($0.10/kWh).
   Money kwh_price = Money::parse("0.10 USD");
   // Share of the month's 730 hours the GPUs are busy, 0 … 1. Required.
   std::optional<Decimal> utilisation;
-  // Colocation per kW of IT power per month. Default 200 USD: providers.md §4 item 3
+  // Colocation per kW of IT power per month. Default 200 USD: v2-pseo-ai "GPU TCO Analysis"
   // ($150–250 per kW-month).
   Money hosting_per_kw_month = Money::parse("200 USD");
   // Yearly maintenance (support contract, spares, repairs) as a share of the price.
   // Default 0.10: an assumption.
   Decimal maintenance_yearly_share = Decimal::parse("0.10");
   // Resale value at the end of the horizon as a share of the price. Default 0.30:
-  // providers.md §4 item 3 (25–35 % after 36 months). Set it when the horizon is not 36 months.
+  // v2-pseo-ai "GPU TCO Analysis" (25–35 % after 36 months). Set it when the horizon is not 36
+  // months.
   Decimal residual_share = Decimal::parse("0.30");
   // Yearly cost of capital (discount rate) for the present-value view. Default 0.08: an
   // assumption.
