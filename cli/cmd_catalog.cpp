@@ -77,14 +77,6 @@ std::string sources_of(const Offer& o) {
   return out;
 }
 
-// The least trusted tag of the offer's rows ("" when it has no price row).
-std::string tag_of(const Offer& o) {
-  if (o.rows.empty()) return "";
-  SourceTag tag = source_tag(o.rows.front()->source);
-  for (const auto* r : o.rows) tag = std::max(tag, source_tag(r->source));
-  return std::string(to_string(tag));
-}
-
 int run_offers(const Globals& globals, const OffersArgs& args) {
   auto db = globals.open_database();
   const auto catalog = Catalog::load(db);
@@ -118,7 +110,8 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
                o.mode ? std::string(to_string(*o.mode)) : "",
                o.price ? o.price->amount().to_string() : "unknown",
                o.price ? o.price->currency().to_string() : "",
-               o.price ? std::string(to_string(o.unit)) : "", o.as_of, tag_of(o), sources_of(o)});
+               o.price ? std::string(to_string(o.unit)) : "", o.as_of,
+               o.rows.empty() ? "" : std::string(to_string(o.source_tag)), sources_of(o)});
   }
   write_table(std::cout, t, args.format);
   return 0;

@@ -79,6 +79,7 @@ class Lister {
         o.price = r->amount;
         o.unit = r->unit;
         o.as_of = r->as_of;
+        o.source_tag = source_tag(r->source);
         out_.push_back(std::move(o));
       }
     }
@@ -99,12 +100,15 @@ class Lister {
       if (!g) continue;
       const PriceRow* h = select(host_rows, key, f_, true);
       Offer o = base(host, name, a.gpu, Decimal(count), key);
+      RowsProvenance provenance;
       for (const auto* r : {h, g}) {
         if (!r) continue;
         o.rows.push_back(r);
         o.unit = r->unit;
-        if (o.as_of.empty() || r->as_of < o.as_of) o.as_of = r->as_of;
+        provenance.add(r->source, r->as_of);
       }
+      o.as_of = provenance.as_of;
+      o.source_tag = provenance.tag;
       if (h && h->unit == g->unit && h->amount.currency() == g->amount.currency()) {
         o.price = h->amount + g->amount * count;
       }

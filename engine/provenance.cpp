@@ -52,6 +52,13 @@ std::string_view to_string(SourceTag tag) {
   return "?";
 }
 
+void RowsProvenance::add(std::string_view source, std::string_view row_as_of) {
+  const SourceTag row_tag = source_tag(source);
+  as_of = any_ ? std::min(as_of, std::string(row_as_of)) : std::string(row_as_of);
+  tag = any_ ? std::max(tag, row_tag) : row_tag;
+  any_ = true;
+}
+
 bool stale_as_of(std::string_view as_of, Instant at) {
   date::sys_days day;
   try {

@@ -133,14 +133,12 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
 
   // Notes: first what the reader must know about the price itself (test data, its age).
   auto& notes = line.notes;
-  bool first_row = true;
+  RowsProvenance provenance;
   for (const PriceRow* row : {line.price_row, line.gpu_price_row}) {
-    if (!row) continue;
-    const SourceTag tag = source_tag(row->source);
-    line.as_of = first_row ? row->as_of : std::min(line.as_of, row->as_of);
-    line.source_tag = first_row ? tag : std::max(line.source_tag, tag);
-    first_row = false;
+    if (row) provenance.add(row->source, row->as_of);
   }
+  line.as_of = provenance.as_of;
+  line.source_tag = provenance.tag;
   if (auto note = provenance_note(line.source_tag, line.as_of, ctx.w.at); !note.empty()) {
     notes.push_back(std::move(note));
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpubill/catalog.hpp"
+#include "gpubill/provenance.hpp"
 
 namespace gpubill {
 
@@ -37,8 +38,9 @@ struct Offer {
   // cannot be added: different units or currencies, or one of them missing).
   std::optional<Money> price;
   PriceUnit unit = PriceUnit::hour;
-  std::vector<const PriceRow*> rows;  // the rows the price comes from (host first)
-  std::string as_of;                  // the oldest as_of of those rows
+  std::vector<const PriceRow*> rows;       // the rows the price comes from (host first)
+  std::string as_of;                       // the oldest as_of of those rows
+  SourceTag source_tag = SourceTag::none;  // the least trusted tag of those rows
 };
 
 // Every offer matching the filter, ordered by provider, instance type, GPU count, region,

@@ -22,6 +22,18 @@ SourceTag source_tag(std::string_view source);
 // "P", "S", "U", "TEST", "?" (none).
 std::string_view to_string(SourceTag tag);
 
+// The provenance of a figure made from several rows (a host and its GPUs): the oldest as-of
+// day and the least trusted tag of the rows added. Empty as_of and SourceTag::none until a row
+// is added.
+struct RowsProvenance {
+  std::string as_of;
+  SourceTag tag = SourceTag::none;
+  void add(std::string_view source, std::string_view row_as_of);
+
+ private:
+  bool any_ = false;
+};
+
 // True when the as-of day (YYYY-MM-DD; the first 10 characters are read) lies more than two
 // calendar years before `at`. An as-of that does not parse counts as stale.
 bool stale_as_of(std::string_view as_of, Instant at);
