@@ -345,9 +345,25 @@ Database Globals::open_database() const {
                        "' for the database: " + ec.message());
     }
   }
-  auto db = Database::open(path);
+  auto db = Database::open(path, open_options_from_environment());
   ensure_bundled_catalog(db);
   return db;
+}
+
+OpenOptions open_options_from_environment() {
+  OpenOptions options;
+  const char* text = std::getenv("GPUBILL_BUSY_TIMEOUT");
+  if (text && *text) {
+    // Whole seconds, 0 (fail at once) to one day.
+    const std::string s(text);
+    constexpr long kMaxSeconds = 86'400;
+    if (s.size() > 5 || s.find_first_not_of("0123456789") != std::string::npos ||
+        std::stol(s) > kMaxSeconds) {
+      throw Error("GPUBILL_BUSY_TIMEOUT must be whole seconds from 0 to 86400, not '" + s + "'");
+    }
+    options.busy_timeout = std::chrono::seconds(std::stol(s));
+  }
+  return options;
 }
 
 void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {

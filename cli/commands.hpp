@@ -20,6 +20,10 @@ struct Globals {
   Database open_database() const;
 };
 
+// The database's open options from the environment: GPUBILL_BUSY_TIMEOUT (whole seconds a
+// write waits for another process's write; default 60). Throws Error on a malformed value.
+OpenOptions open_options_from_environment();
+
 // A subcommand's work, run after parsing; returns the exit status.
 using Action = std::function<int()>;
 

@@ -14,6 +14,7 @@
 #include "embedded_data.hpp"
 #include "gpubill/errors.hpp"
 #include "store.hpp"
+#include "write_transaction.hpp"
 
 namespace gpubill {
 
@@ -34,7 +35,7 @@ template <typename Work>
 auto in_transaction(Database& database, bool commit, Work work) {
   auto& db = sqlite(database);
   try {
-    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(db, database.path(), "catalog import");
     auto result = work(db);
     if (commit) tx.commit();  // otherwise rolled back by the destructor
     return result;

@@ -1,8 +1,14 @@
+#include <sqlite3.h>
+
+#include <algorithm>
 #include <filesystem>
+#include <limits>
+#include <thread>
 
 #include "embedded_data.hpp"
 #include "gpubill/errors.hpp"
 #include "store.hpp"
+#include "write_transaction.hpp"
 
 namespace gpubill {
 
@@ -17,21 +23,46 @@ int migration_number(const std::string& name) {
   return n;
 }
 
-void migrate(SQLite::Database& db, const std::string& path) {
-  const int current = db.execAndGet("PRAGMA user_version").getInt();
-  const int latest = latest_schema_version();
+void check_not_newer(int current, int latest, const std::string& path) {
   if (current > latest) {
     throw StoreError("database '" + path + "' has schema version " + std::to_string(current) +
                      ", newer than this gpubill understands (" + std::to_string(latest) +
                      "); use a newer gpubill");
   }
+}
+
+void migrate(SQLite::Database& db, const std::string& path) {
+  const int latest = latest_schema_version();
+  int current = db.execAndGet("PRAGMA user_version").getInt();
+  check_not_newer(current, latest, path);
+  if (current == latest) return;
+  // The version is read again under the write lock: another process opening the same new
+  // database may have migrated it while this one waited.
+  WriteTransaction tx(db, path, "migration");
+  current = db.execAndGet("PRAGMA user_version").getInt();
+  check_not_newer(current, latest, path);
   for (const auto& m : embedded::migrations()) {
     const int number = migration_number(m.name);
     if (number <= current) continue;
-    SQLite::Transaction tx(db);
     db.exec(std::string(m.text));
     db.exec("PRAGMA user_version = " + std::to_string(number));
-    tx.commit();
+  }
+  tx.commit();
+}
+
+// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once,
+// without its busy handler, while another process opening the same new file holds one: the
+// switch is retried every 10 ms for up to the busy timeout.
+void enter_wal_mode(SQLite::Database& db, std::chrono::milliseconds busy_timeout) {
+  constexpr std::chrono::milliseconds kPause{10};
+  for (auto waited = std::chrono::milliseconds{0};; waited += kPause) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (const SQLite::Exception& e) {
+      if (e.getErrorCode() != SQLITE_BUSY || waited >= busy_timeout) throw;
+    }
+    std::this_thread::sleep_for(kPause);
   }
 }
 
@@ -61,17 +92,18 @@ int Database::schema_version() const {
   return impl_->db.execAndGet("PRAGMA user_version").getInt();
 }
 
-Database Database::open(const std::string& path) {
+Database Database::open(const std::string& path, const OpenOptions& options) {
   try {
     // NOMUTEX: a Database is used by one thread at a time, so SQLite's per-call mutex only costs
     // (about a tenth of reading the catalog).
     auto impl = std::make_unique<Impl>(
         path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX);
     auto& db = impl->db;
-    db.setBusyTimeout(5000);
+    db.setBusyTimeout(static_cast<int>(std::min<std::chrono::milliseconds::rep>(
+        options.busy_timeout.count(), std::numeric_limits<int>::max())));
     // Fails with "file is not a database" on a non-SQLite file before anything is written.
     db.exec("PRAGMA foreign_keys = ON");
-    if (path != ":memory:" && !path.empty()) db.exec("PRAGMA journal_mode = WAL");
+    if (path != ":memory:" && !path.empty()) enter_wal_mode(db, options.busy_timeout);
     db.exec("PRAGMA synchronous = NORMAL");
     migrate(db, path);
     return Database(std::move(impl));

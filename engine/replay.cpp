@@ -11,6 +11,7 @@
 #include "gpubill/events.hpp"
 #include "replay_model.hpp"
 #include "store.hpp"
+#include "write_transaction.hpp"
 
 namespace gpubill {
 
@@ -392,7 +393,7 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
   auto& sql = sqlite(db);
   try {
     ScopedCacheSize cache(sql);  // see store.hpp
-    SQLite::Transaction tx(sql);
+    WriteTransaction tx(sql, db.path(), "replay");
     Driver driver(sql, catalog, options);
     for (const auto& path : paths) driver.replay_file(path);
     driver.finish();

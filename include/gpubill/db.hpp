@@ -3,21 +3,31 @@
 // own transaction, and records the version in PRAGMA user_version.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace gpubill {
 
+struct OpenOptions {
+  // How long a write waits for another process's write transaction (a replay, an import, a
+  // first use filling the catalog) before failing with a StoreError that names the holder.
+  // Reads never wait (WAL). Default 60 s; the CLI reads GPUBILL_BUSY_TIMEOUT (seconds).
+  std::chrono::milliseconds busy_timeout{60'000};
+};
+
 class Database {
  public:
   // Opens (creating when missing) the database at `path` (":memory:" for a private in-memory
-  // one), turns on WAL (for files), foreign keys and a 5 s busy timeout, and applies pending
-  // migrations. Throws StoreError when the file cannot be opened, is not a gpubill database,
-  // or was written by a newer gpubill (its user_version is above latest_schema_version()).
+  // one), turns on WAL (for files) and foreign keys, and applies pending migrations, all in one
+  // IMMEDIATE transaction with the version read inside it (so processes opening a new
+  // database at once do not both migrate it). Throws StoreError when the file cannot be
+  // opened, is not a gpubill database, or was written by a newer gpubill (its user_version is
+  // above latest_schema_version()).
   // A Database may move between threads but must not be used by two at once (the connection
   // is opened without SQLite's per-call mutex); open one per thread instead.
-  static Database open(const std::string& path);
+  static Database open(const std::string& path, const OpenOptions& options = {});
 
   Database(Database&&) noexcept;
   Database& operator=(Database&&) noexcept;
