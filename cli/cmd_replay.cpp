@@ -1,4 +1,5 @@
 // gpubill replay | instances: replaying usage logs into bills, and the instances' state history.
+#include <chrono>
 #include <iostream>
 #include <memory>
 
@@ -15,6 +16,8 @@ struct ReplayArgs {
   std::vector<std::string> logs;
   bool skip_invalid = false;
   std::string until;
+  bool allow_long_settlement = false;
+  int future_margin_days = 1;
   Format format = Format::table;
 };
 
@@ -23,6 +26,10 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
   ReplayOptions options;
   options.skip_invalid = args.skip_invalid;
   if (!args.until.empty()) options.until = parse_instant(args.until, /*allow_date=*/true);
+  // The one place that reads the wall clock: times after now (plus a margin) are typos.
+  options.not_after = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()) +
+                      std::chrono::days{args.future_margin_days};
+  options.allow_long_settlement = args.allow_long_settlement;
   const ReplayReport r = replay_logs(db, args.logs, options);
   Table t;
   t.key_value = true;
@@ -78,6 +85,13 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->add_option("--until", args->until,
                     "Settle every account up to this instant (RFC 3339, or YYYY-MM-DD for 00:00 "
                     "UTC), e.g. a month end");
+    sub->add_flag("--allow-long-settlement", args->allow_long_settlement,
+                  "Settle an account with instances for more than 400 days in one step (almost "
+                  "always a wrong date)");
+    sub->add_option("--future-margin-days", args->future_margin_days,
+                    "Refuse event times and --until later than now plus this many days")
+        ->check(CLI::Range(0, 36'500))
+        ->default_val(1);
     add_format_option(*sub, args->format);
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args] {

@@ -173,7 +173,12 @@ class Driver {
         save_account_(db,
                       "INSERT INTO account_state(account, clock, state) VALUES(?, ?, ?) "
                       "ON CONFLICT(account) DO UPDATE SET clock = excluded.clock, "
-                      "state = excluded.state") {}
+                      "state = excluded.state") {
+    for (const auto& p : catalog.data().prices) {
+      const Seconds from = replay::to_seconds(p.period.from);
+      earliest_ = std::min(earliest_.value_or(from), from);
+    }
+  }
 
   void replay_file(const std::string& path) {
     UsageEvent ev;
@@ -185,7 +190,13 @@ class Driver {
       if (status == EventReader::Status::malformed) {
         // Nothing is applied: the whole replay is one transaction, rolled back by the throw.
         if (!options_.skip_invalid) throw reader.error();
-        quarantine(reader);
+        quarantine(reader.path(), reader.line_number(), reader.line_text(), reader.error());
+        continue;
+      }
+      if (auto why = implausible_time(ev.time)) {
+        InputError e(path, "line " + std::to_string(reader.line_number()), "time", *why);
+        if (!options_.skip_invalid) throw e;
+        quarantine(path, reader.line_number(), reader.line_text(), e);
         continue;
       }
       apply(ev, path, reader.line_number(), reader.line_text());
@@ -198,9 +209,15 @@ class Driver {
       SQLite::Statement q(db_, "SELECT clock FROM replay_clock WHERE one = 1");
       if (q.executeStep()) clock = q.getColumn(0).getInt64();
     }
-    if (max_seen_) clock = std::max(clock.value_or(*max_seen_), *max_seen_);
+    // What moved the clock, for the message of a settlement step that is too long.
+    std::string cause = "the replay clock of an earlier replay";
+    if (max_seen_) {
+      if (!clock || *max_seen_ > *clock) cause = "the latest event, " + max_seen_where_;
+      clock = std::max(clock.value_or(*max_seen_), *max_seen_);
+    }
     if (options_.until) {
       const Seconds until = replay::to_seconds(*options_.until);
+      if (!clock || until > *clock) cause = "--until";
       clock = std::max(clock.value_or(until), until);
     }
     if (clock) {
@@ -208,7 +225,10 @@ class Driver {
       names.reserve(accounts_.size());
       for (const auto& [name, a] : accounts_) names.push_back(name);
       std::sort(names.begin(), names.end());
-      for (const auto& name : names) close_account(*accounts_.at(name), *clock);
+      for (const auto& name : names) {
+        check_step(*accounts_.at(name), *clock, cause, "", "");
+        close_account(*accounts_.at(name), *clock);
+      }
       // Accounts of earlier replays that had no events now.
       std::vector<std::string> idle;
       {
@@ -220,6 +240,7 @@ class Driver {
       for (const auto& name : idle) {
         if (accounts_.count(name)) continue;
         auto a = load(name);
+        check_step(*a, *clock, cause, "", "");
         close_account(*a, *clock);
       }
       SQLite::Statement q(db_,
@@ -239,7 +260,10 @@ class Driver {
   void apply(const UsageEvent& ev, const std::string& path, std::int64_t line,
              const std::string& raw) {
     const Seconds t = replay::to_seconds(ev.time);
-    max_seen_ = std::max(max_seen_.value_or(t), t);
+    if (!max_seen_ || t > *max_seen_) {
+      max_seen_ = t;
+      max_seen_where_ = path + ":" + std::to_string(line);
+    }
     payload_ = to_json(ev);
     const std::string type(to_string(ev.type));
     auto& q = insert_event_;
@@ -263,6 +287,7 @@ class Driver {
       reason = "earlier than hours already settled for account " + ev.account + " (clock " +
                format_instant(replay::to_instant(a.clock)) + "); usage logs must be in time order";
     } else {
+      check_step(a, t, path, "line " + std::to_string(line), "time");
       a.advance_to(sim_, t);
       reason = a.apply(sim_, ev, seq);
     }
@@ -297,12 +322,57 @@ class Driver {
                raw);
   }
 
-  void quarantine(const EventReader& reader) {
+  void quarantine(const std::string& path, std::int64_t line, const std::string& raw,
+                  const InputError& e) {
     ++report.malformed_skipped;
-    if (reject_exists("malformed", reader.path(), reader.line_number(), reader.line_text())) return;
-    const InputError& e = reader.error();
-    add_reject("malformed", reader.path(), reader.line_number(), "", "", std::nullopt, e.field(),
-               e.reason(), reader.line_text());
+    if (reject_exists("malformed", path, line, raw)) return;
+    add_reject("malformed", path, line, "", "", std::nullopt, e.field(), e.reason(), raw);
+  }
+
+  // Why an event time cannot be right, if it cannot.
+  std::optional<std::string> implausible_time(Instant time) const {
+    const Seconds t = replay::to_seconds(time);
+    if (earliest_ && t < *earliest_) {
+      return format_instant(time) + " is before the catalog's first price (" +
+             format_instant(replay::to_instant(*earliest_)) +
+             "): nothing could be billed then; check the year";
+    }
+    if (options_.not_after && time > *options_.not_after) {
+      return format_instant(time) + " is later than " + format_instant(*options_.not_after) +
+             " (now plus the allowed margin); check the year";
+    }
+    return std::nullopt;
+  }
+
+  // Refuses to settle an account with open-ended billing for longer than the limit in one step:
+  // `file`,
+  // `place` and `field` name what asked for it (an event's line, or --until).
+  void check_step(const replay::Account& a, Seconds to, const std::string& file,
+                  const std::string& place, const std::string& field) const {
+    if (options_.allow_long_settlement || to <= a.clock) return;
+    const Seconds limit = options_.max_settlement_step.count();
+    if (to - a.clock <= limit) return;
+    // Only what can bill without end: a pay-as-you-go or spot instance (its disks bill while it
+    // is stopped) or an auto-renewed prepaid one. A prepaid instance without auto-renewal ends
+    // in the recycle bin and is destroyed, whatever the gap.
+    std::size_t open_ended = 0;
+    for (const auto& [id, inst] : a.instances) {
+      if (inst->state == replay::State::destroyed || inst->state == replay::State::recycle_bin) {
+        continue;
+      }
+      if (inst->mode == BillingMode::prepaid && !inst->auto_renew) continue;
+      ++open_ended;
+    }
+    if (open_ended == 0) return;
+    constexpr Seconds kDay = 86'400;
+    throw InputError(file, place, field,
+                     "would settle account " + a.name + " (" + std::to_string(open_ended) +
+                         " instance" + (open_ended == 1 ? "" : "s") +
+                         " billed until stopped) for " + std::to_string((to - a.clock) / kDay) +
+                         " days in one step, from " + format_instant(replay::to_instant(a.clock)) +
+                         " to " + format_instant(replay::to_instant(to)) + "; the limit is " +
+                         std::to_string(limit / kDay) +
+                         " days: check the date, or pass --allow-long-settlement");
   }
 
   bool reject_exists(const char* kind, const std::string& path, std::int64_t line,
@@ -383,6 +453,8 @@ class Driver {
       load_account_, save_account_;
   std::unordered_map<std::string, std::unique_ptr<replay::Account>> accounts_;
   std::optional<Seconds> max_seen_;
+  std::string max_seen_where_;       // file:line of the latest event
+  std::optional<Seconds> earliest_;  // the catalog's first price
   std::string payload_;
 };
 
@@ -390,6 +462,12 @@ class Driver {
 
 ReplayReport replay_logs(Database& db, const Catalog& catalog,
                          const std::vector<std::string>& paths, const ReplayOptions& options) {
+  if (options.until && options.not_after && *options.until > *options.not_after) {
+    throw InputError("--until", "", "",
+                     format_instant(*options.until) + " is later than " +
+                         format_instant(*options.not_after) +
+                         " (now plus the allowed margin); check the year");
+  }
   auto& sql = sqlite(db);
   try {
     ScopedCacheSize cache(sql);  // see store.hpp

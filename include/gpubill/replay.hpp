@@ -1,6 +1,7 @@
 // Replay: turns usage logs into bills under each provider's rules (docs/usage-log.md).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,18 @@ struct ReplayOptions {
   // Settle every account up to this instant after the logs (e.g. a month end); unset = up to
   // the latest event time seen.
   std::optional<Instant> until;
+
+  // Guards against implausible times (a typo of 2091 for 2019 would otherwise bill every
+  // account for decades, with no way back). An event time or `until` later than `not_after` is
+  // refused (InputError naming file, line and field `time`, or `--until`); so is one before the
+  // catalog's first price. The engine never reads the wall clock: the CLI sets `not_after` to
+  // now plus a margin. Unset: no upper bound.
+  std::optional<Instant> not_after;
+  // An account with instances that would be settled for longer than this in one step (from its
+  // clock to the next event, or to the end of the replay) is refused unless
+  // allow_long_settlement: such a gap is almost always a wrong date.
+  std::chrono::seconds max_settlement_step = std::chrono::days{400};
+  bool allow_long_settlement = false;
 };
 
 struct ReplayReport {
@@ -34,7 +47,9 @@ struct ReplayReport {
 
 // Replays the logs (JSON Lines `.jsonl` or CSV `.csv`, by extension) in order, in one
 // transaction: either all of it is applied or, on a malformed line without skip_invalid,
-// nothing (throws InputError naming file, line and field). The catalog is read from `db`.
+// nothing (throws InputError naming file, line and field). With skip_invalid, a line whose
+// time is outside the guards above is quarantined like a malformed one; a long settlement step
+// always stops the replay. The catalog is read from `db`.
 // Throws StoreError on database failures.
 ReplayReport replay_logs(Database& db, const std::vector<std::string>& paths,
                          const ReplayOptions& options = {});
