@@ -437,7 +437,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
                         {"lines_priced", q.lines_priced},   {"lines_unknown", q.lines_unknown},
                         {"lines", nlohmann::json::array()}, {"exclusions", exclusions_json(q)}};
     for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j) << "\n";
     return q.offers_fitting == 0 ? 1 : 0;
   }
   if (format == Format::csv) {
@@ -530,7 +530,7 @@ int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) 
       for (std::size_t c = 0; c < offers.columns.size(); ++c) o[offers.columns[c].name] = row[c];
       j["offers"].push_back(o);
     }
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j) << "\n";
     return 0;
   }
   if (format == Format::csv) {

@@ -450,7 +450,7 @@ int run_tco(const Globals& globals, const TcoArgs& args) {
   const auto catalog = Catalog::load(db);
   const LeaseVsBuyResult r = lease_vs_buy(catalog, config);
   if (args.format == Format::json) {
-    std::cout << result_json(r).dump(2) << "\n";
+    std::cout << json_text(result_json(r)) << "\n";
     return 0;
   }
   const Fmt f{args.format != Format::table};

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "gpubill/csv.hpp"
 #include "gpubill/errors.hpp"
 
 namespace gpubill::cli {
@@ -93,21 +94,11 @@ void write_text(std::ostream& out, const Table& table) {
     line([&](std::size_t c) -> const std::string& { return row.at(c); });
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"') out += '"';
-    out += ch;
-  }
-  return out + "\"";
-}
-
 void write_csv(std::ostream& out, const Table& t) {
   const auto line = [&](const auto& cell_of) {
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       if (c > 0) out << ',';
-      out << csv_field(cell_of(c));
+      out << csv_cell(cell_of(c));
     }
     out << '\n';
   };
@@ -156,7 +147,7 @@ void write_table(std::ostream& out, const Table& table, Format format) {
       write_csv(out, table);
       break;
     case Format::json:
-      out << json_rows(table).dump(2) << '\n';
+      out << json_text(json_rows(table)) << '\n';
       break;
   }
 }
@@ -166,7 +157,7 @@ void write_sections(std::ostream& out, const std::vector<std::pair<std::string, 
   if (format == Format::json) {
     nlohmann::ordered_json obj = nlohmann::ordered_json::object();
     for (const auto& [title, table] : sections) obj[title] = json_rows(table);
-    out << obj.dump(2) << '\n';
+    out << json_text(obj) << '\n';
     return;
   }
   bool first = true;
@@ -186,6 +177,14 @@ void add_format_option(CLI::App& sub, Format& format) {
          "--format", [&format](const std::string& text) { format = parse_format(text); },
          "Output format (default: table)")
       ->check(CLI::IsMember({"table", "csv", "json"}));
+}
+
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string json_text(const nlohmann::ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace gpubill::cli

@@ -2,6 +2,8 @@
 // written as an aligned text table, RFC 4180 CSV, or a JSON array of objects.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstddef>
 #include <iosfwd>
 #include <string>
@@ -49,6 +51,11 @@ void write_table(std::ostream& out, const Table& table, Format format);
 // the table named `csv_section` (CSV has no room for several tables).
 void write_sections(std::ostream& out, const std::vector<std::pair<std::string, Table>>& sections,
                     Format format, std::string_view csv_section);
+
+// JSON text, indented by 2. A byte that is not UTF-8 (in a database written before names were
+// checked) becomes U+FFFD instead of failing the whole export.
+std::string json_text(const nlohmann::json& j);
+std::string json_text(const nlohmann::ordered_json& j);
 
 // Adds "--format table|json|csv" (default table) to a subcommand, storing into `format`.
 void add_format_option(CLI::App& sub, Format& format);

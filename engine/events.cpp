@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "json_text.hpp"
+#include "text_check.hpp"
 
 namespace gpubill {
 
@@ -154,6 +155,12 @@ bool to_bool(std::string_view text, std::string_view field, const Context& cx) {
 
 void non_empty(std::string_view text, std::string_view field, const Context& cx) {
   if (text.empty()) cx.fail(field, "must not be empty");
+}
+
+// An id or a name: non-empty, valid UTF-8, no control character, at most 256 bytes.
+void check_name(std::string_view text, std::string_view field, const Context& cx) {
+  non_empty(text, field, cx);
+  if (auto why = text_check::problem(text, text_check::kMaxNameBytes)) cx.fail(field, *why);
 }
 
 constexpr std::int64_t kMaxSizeGb = 1'000'000;
@@ -500,7 +507,7 @@ DiskSpec json_disk(const JsonValue& v, const std::string& field, const Context& 
   for (const auto& [key, value] : v.members) {
     if (key == "kind") {
       d.kind = std::string(json_string(value, field + ".kind", cx));
-      non_empty(d.kind, field + ".kind", cx);
+      check_name(d.kind, field + ".kind", cx);
       has_kind = true;
     } else if (key == "size_gb") {
       d.size_gb = json_integer(value, field + ".size_gb", cx, 1, kMaxSizeGb);
@@ -519,7 +526,7 @@ void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context&
   const std::string_view name = kFieldNames[static_cast<std::size_t>(f)];
   switch (f) {
     case f_id:
-      non_empty(text, name, cx);
+      check_name(text, name, cx);
       ev.id.assign(text);
       break;
     case f_time:
@@ -529,11 +536,11 @@ void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context&
       ev.type = to_type(text, cx);
       break;
     case f_account:
-      non_empty(text, name, cx);
+      check_name(text, name, cx);
       ev.account.assign(text);
       break;
     case f_instance:
-      non_empty(text, name, cx);
+      check_name(text, name, cx);
       ev.instance.assign(text);
       break;
     case f_amount:
@@ -543,22 +550,22 @@ void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context&
       ev.currency = to_currency(text, cx);
       break;
     case f_provider:
-      non_empty(text, name, cx);
+      check_name(text, name, cx);
       ev.provider.assign(text);
       break;
     case f_region:
-      non_empty(text, name, cx);
+      check_name(text, name, cx);
       ev.region.assign(text);
       break;
     case f_instance_type:
-      non_empty(text, name, cx);
+      check_name(text, name, cx);
       ev.instance_type.assign(text);
       break;
     case f_mode:
       ev.mode = to_mode(text, cx);
       break;
     case f_gpu:
-      non_empty(text, name, cx);
+      check_name(text, name, cx);
       ev.gpu.assign(text);
       break;
     default:
@@ -643,6 +650,7 @@ std::vector<DiskSpec> parse_disk_list(std::string_view text, const Context& cx) 
     }
     DiskSpec d;
     d.kind.assign(item.substr(0, colon));
+    check_name(d.kind, field + ".kind", cx);
     d.size_gb = to_integer(item.substr(colon + 1), field + ".size_gb", cx, 1, kMaxSizeGb);
     out.push_back(std::move(d));
     start = end + 1;
@@ -732,6 +740,7 @@ void csv_event(UsageEvent& ev, const std::vector<int>& column_fields,
         present |= bit(f);
         break;
       case f_system_disk_kind:
+        check_name(text, "system_disk_kind", cx);
         disk_kind = text;
         present |= bit(f_system_disk);
         break;

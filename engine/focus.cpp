@@ -7,6 +7,7 @@
 #include <ostream>
 #include <tuple>
 
+#include "gpubill/csv.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/rules.hpp"
 #include "ledger_rows.hpp"
@@ -445,32 +446,17 @@ FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines) {
   return table;
 }
 
-namespace {
-void write_csv_field(std::ostream& out, const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) {
-    out << text;
-    return;
-  }
-  out << '"';
-  for (char ch : text) {
-    if (ch == '"') out << '"';
-    out << ch;
-  }
-  out << '"';
-}
-}  // namespace
-
 void write_focus_csv(std::ostream& out, Database& db, const std::vector<ChargeLine>& lines) {
   const auto& columns = focus_columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (i) out << ',';
-    write_csv_field(out, columns[i]);
+    out << csv_cell(columns[i]);
   }
   out << '\n';
   for_each_focus_row(db, lines, [&](const FocusRow& row) {
     for (std::size_t i = 0; i < row.size(); ++i) {
       if (i) out << ',';
-      if (row[i]) write_csv_field(out, *row[i]);
+      if (row[i]) out << csv_cell(*row[i]);
     }
     out << '\n';
   });

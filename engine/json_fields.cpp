@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "text_check.hpp"
 #include "text_match.hpp"
 
 namespace gpubill::json_input {
@@ -191,6 +192,7 @@ std::string Fields::text(std::string_view key) const {
   if (!v->is_string()) fail(key, "expected a string, found " + type_name(*v));
   auto s = v->get<std::string>();
   if (s.empty()) fail(key, "must not be empty");
+  check_text(key, s);
   return s;
 }
 
@@ -198,7 +200,15 @@ std::string Fields::opt_text(std::string_view key, std::string fallback) const {
   const json* v = find(key);
   if (!v) return fallback;
   if (!v->is_string()) fail(key, "expected a string, found " + type_name(*v));
-  return v->get<std::string>();
+  auto s = v->get<std::string>();
+  check_text(key, s);
+  return s;
+}
+
+void Fields::check_text(std::string_view key, const std::string& s) const {
+  // The parser has checked UTF-8 already; control characters (a "\u0000" or "\n" escape)
+  // and lengths are checked here.
+  if (auto why = text_check::problem(s, text_check::kMaxTextBytes)) fail(key, *why);
 }
 
 std::optional<Decimal> Fields::opt_decimal(std::string_view key, std::optional<Decimal> min) const {

@@ -46,9 +46,10 @@ class Fields {
   const json* find(std::string_view key) const;
   bool has(std::string_view key) const { return find(key) != nullptr; }
 
-  // A non-empty string. Throws when missing, not a string or empty.
+  // A non-empty string. Throws when missing, not a string, empty, longer than 4096 bytes or
+  // holding a control character (text_check.hpp).
   std::string text(std::string_view key) const;
-  // A string, or `fallback` when absent.
+  // A string, or `fallback` when absent; checked like text().
   std::string opt_text(std::string_view key, std::string fallback = {}) const;
 
   // A decimal written as a JSON string. `min` (when given) is an inclusive lower bound.
@@ -77,6 +78,8 @@ class Fields {
   const json& array(std::string_view key) const;
 
  private:
+  void check_text(std::string_view key, const std::string& s) const;
+
   const json& value_;
   std::string pointer_;
   const std::string& file_;

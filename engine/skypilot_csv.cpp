@@ -9,6 +9,7 @@
 #include "csv_reader.hpp"
 #include "gpubill/catalog_import.hpp"
 #include "gpubill/errors.hpp"
+#include "text_check.hpp"
 
 namespace gpubill {
 
@@ -67,8 +68,11 @@ class Reader {
   }
 
  private:
+  // A text field, checked like every name read from a file (text_check.hpp).
   const std::string& field(const CsvRecord& rec, const char* name) const {
-    return rec.fields[columns_.at(name)];
+    const std::string& text = rec.fields[columns_.at(name)];
+    if (auto why = text_check::problem(text, text_check::kMaxNameBytes)) fail(rec.line, name, *why);
+    return text;
   }
 
   // An empty field is unknown; anything else must be a non-negative decimal ("8.0", "3.06").

@@ -141,10 +141,10 @@ TEST_CASE("CSV logs: quoting, empty cells, disks", "[replay][events]") {
 
 TEST_CASE("Odd ids survive the saved state of a split replay", "[replay][events]") {
   const std::string part1 =
-      R"({"id":"c1","time":"2021-03-01T10:00:00+08:00","type":"create","account":"a \"q\" \\ é","instance":"i\t\"1\"","provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"payg"})"
+      R"({"id":"c1","time":"2021-03-01T10:00:00+08:00","type":"create","account":"a \"q\" \\ é","instance":"i #\"1\"","provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"payg"})"
       "\n";
   const std::string part2 =
-      R"({"id":"d1","time":"2021-03-01T13:30:00+08:00","type":"destroy","account":"a \"q\" \\ é","instance":"i\t\"1\""})"
+      R"({"id":"d1","time":"2021-03-01T13:30:00+08:00","type":"destroy","account":"a \"q\" \\ é","instance":"i #\"1\""})"
       "\n";
   ReplayFixture whole, split;
   whole.replay_text(part1 + part2, until("2021-03-01T14:00:00+08:00"));

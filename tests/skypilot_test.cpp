@@ -219,6 +219,15 @@ TEST_CASE("malformed SkyPilot rows name the line and column", "[skypilot]") {
     CHECK(w.place == "line 5");
     CHECK(w.field == "Price");
   }
+  SECTION("a byte that is not UTF-8 (it broke every later JSON export)") {
+    const auto w = error_of(edit_line(aws, 4, ",use1-az", ",use1-\xFF"));
+    CHECK(w.place == "line 4");
+    CHECK(w.field == "AvailabilityZone");
+  }
+  SECTION("a control character in a name") {
+    const auto w = error_of(edit_line(aws, 4, "g4dn.xlarge,", "g4dn.x\x1b[2Jlarge,"));
+    CHECK(w.field == "InstanceType");
+  }
   SECTION("a wrong number of fields") {
     const auto w = error_of(edit_line(aws, 3, ",us-east-1,", ",us-east-1,extra,"));
     CHECK(w.place == "line 3");

@@ -1,0 +1,26 @@
+// Private to the engine: what a name or id read from a file may contain. Every text field of a
+// usage log, a SkyPilot CSV and a catalog file passes through here, so that nothing stored can
+// later break a JSON export (invalid UTF-8), a table (a newline) or a terminal (escapes).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpubill::text_check {
+
+// Ids and names: accounts, instances, event ids, providers, regions, instance types, GPUs.
+constexpr std::size_t kMaxNameBytes = 256;
+// Free text: a source, a note, a description.
+constexpr std::size_t kMaxTextBytes = 4096;
+
+// Why `text` is not acceptable, or nullopt: not valid UTF-8 (overlong forms, surrogates and
+// code points above U+10FFFF included), a control character (U+0000–U+001F, U+007F–U+009F),
+// or longer than `max_bytes`.
+std::optional<std::string> problem(std::string_view text, std::size_t max_bytes);
+
+// Only the UTF-8 check: the byte offset of the first invalid sequence, or nullopt.
+std::optional<std::size_t> invalid_utf8_at(std::string_view text);
+
+}  // namespace gpubill::text_check
