@@ -309,8 +309,10 @@ nlohmann::json line_json(const QuoteLine& l) {
                  l.finish_seconds ? nlohmann::json(*l.finish_seconds) : nlohmann::json(nullptr)}};
   if (l.plan) {
     nlohmann::json orders = nlohmann::json::array();
-    for (const auto& o : l.plan->orders) {
+    for (const auto& planned : l.plan->orders) {
+      const rules::PrepaidOrder& o = planned.order;
       orders.push_back({{"months", o.months},
+                        {"count", planned.count},
                         {"list", o.list.amount().to_string()},
                         {"factor", o.factor.to_string()},
                         {"discount_row_id",

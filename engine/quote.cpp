@@ -236,26 +236,11 @@ std::int64_t Ctx::factor_months_micro(std::uint32_t g, int months) {
   // The least Σ term × factor over combinations of terms covering `months`: a lower bound, per
   // unit of monthly price, of what any prepaid plan costs before rounding.
   const auto& terms = rules::standard_prepaid_terms();
-  const int longest = *std::max_element(terms.begin(), terms.end());
-  const int limit = months + longest;
-  std::vector<std::optional<Decimal>> best(static_cast<std::size_t>(limit) + 1);
-  best[0] = Decimal{};
-  for (int m = 1; m <= limit; ++m) {
-    for (std::size_t i = 0; i < terms.size(); ++i) {
-      const int prev = m - terms[i];
-      if (prev < 0 || !best[static_cast<std::size_t>(prev)]) continue;
-      const Decimal f = gc.discounts[i] ? gc.discounts[i]->factor : Decimal(1);
-      const Decimal cost = *best[static_cast<std::size_t>(prev)] + f * terms[i];
-      auto& b = best[static_cast<std::size_t>(m)];
-      if (!b || cost < *b) b = cost;
-    }
+  std::vector<Decimal> costs;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    costs.push_back((gc.discounts[i] ? gc.discounts[i]->factor : Decimal(1)) * terms[i]);
   }
-  std::optional<Decimal> least;
-  for (int m = months; m <= limit; ++m) {
-    const auto& b = best[static_cast<std::size_t>(m)];
-    if (b && (!least || *b < *least)) least = b;
-  }
-  const std::int64_t micro = least ? micro_floor(*least) : 0;
+  const std::int64_t micro = micro_floor(rules::cheapest_cover(terms, costs, months).cost);
   gc.factor_months.emplace_back(months, micro);
   return micro;
 }

@@ -18,7 +18,11 @@ std::string mode_name(int m) {
 
 std::string plan_terms(const rules::PrepaidPlan& plan) {
   std::string out;
-  for (const auto& o : plan.orders) out += (out.empty() ? "" : " + ") + std::to_string(o.months);
+  for (const auto& o : plan.orders) {
+    out += (out.empty() ? "" : " + ") +
+           (o.count > 1 ? std::to_string(o.count) + " × " : std::string()) +
+           std::to_string(o.order.months);
+  }
   return out;
 }
 
@@ -151,7 +155,7 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
     const int covered = line.plan->months_covered;
     notes.push_back(
         "prepaid " + std::to_string(covered) + (covered == 1 ? " month" : " months") +
-        (line.plan->orders.size() > 1 ? " (terms " + plan_terms(*line.plan) + ")" : std::string()) +
+        (line.plan->order_count() > 1 ? " (terms " + plan_terms(*line.plan) + ")" : std::string()) +
         (u.busy < std::int64_t{line.plan->months_covered} * kMonth
              ? ", used " + hours_text(u.busy) + " h of " +
                    std::to_string(line.plan->months_covered * 720) + " h"

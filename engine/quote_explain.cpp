@@ -191,10 +191,11 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
     s << "  cheapest combination of terms (1–12, 24, 36, 48, 60 months) covering it: "
       << line.plan->months_covered << (line.plan->months_covered == 1 ? " month" : " months")
       << " for " << line.plan->total.to_string() << "\n";
-    for (const auto& o : line.plan->orders) {
-      s << "    " << o.months << " month" << (o.months > 1 ? "s" : "") << ": "
-        << line.unit_price->to_string() << " × " << o.months << " = " << o.list.to_string()
-        << " × factor " << o.factor.to_string();
+    for (const auto& planned : line.plan->orders) {
+      const rules::PrepaidOrder& o = planned.order;
+      s << "    " << (planned.count > 1 ? std::to_string(planned.count) + " × " : std::string())
+        << o.months << " month" << (o.months > 1 ? "s" : "") << ": " << line.unit_price->to_string()
+        << " × " << o.months << " = " << o.list.to_string() << " × factor " << o.factor.to_string();
       if (o.discount) {
         s << " (discount row #" << o.discount->id << ": " << o.discount->min_months << "–"
           << o.discount->max_months << " months"

@@ -68,6 +68,74 @@ const std::vector<int>& standard_prepaid_terms() {
   return terms;
 }
 
+TermCover cheapest_cover(const std::vector<int>& lengths, const std::vector<Decimal>& costs,
+                         std::int64_t needed) {
+  if (lengths.empty() || lengths.size() != costs.size()) {
+    throw std::invalid_argument("cheapest_cover: lengths and costs must match and not be empty");
+  }
+  const std::size_t n = lengths.size();
+  TermCover cover{std::vector<std::int64_t>(n, 0), Decimal{}, 0, 0};
+  if (needed <= 0) return cover;
+  // The term with the lowest cost per unit of length; of equals, the longest.
+  std::size_t b = 0;
+  for (std::size_t i = 1; i < n; ++i) {
+    const Decimal lhs = costs[i] * lengths[b], rhs = costs[b] * lengths[i];
+    if (lhs < rhs || (lhs == rhs && lengths[i] > lengths[b])) b = i;
+  }
+  const int longest = *std::max_element(lengths.begin(), lengths.end());
+  // Fewer than lengths[b] other items make an optimal choice, so they cover less than this.
+  const std::int64_t bound = std::int64_t{lengths[b]} * longest;
+  std::int64_t repeats = 0;
+  if (needed > bound + lengths[b]) {
+    repeats = (needed - bound) / lengths[b];
+    needed -= repeats * lengths[b];
+  }
+  // best[m]: the cheapest way to buy exactly m (cost, items, last term).
+  struct State {
+    bool reachable = false;
+    Decimal cost;
+    std::int64_t items = 0;
+    std::size_t last = 0;
+  };
+  const auto limit = static_cast<std::size_t>(needed + longest);
+  std::vector<State> best(limit + 1);
+  best[0].reachable = true;
+  for (std::size_t m = 1; m <= limit; ++m) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto len = static_cast<std::size_t>(lengths[i]);
+      if (len > m || !best[m - len].reachable) continue;
+      const State& p = best[m - len];
+      const Decimal cost = p.cost + costs[i];
+      State& s = best[m];
+      if (!s.reachable || cost < s.cost || (cost == s.cost && p.items + 1 < s.items)) {
+        s = {true, cost, p.items + 1, i};
+      }
+    }
+  }
+  std::size_t chosen = 0;
+  for (auto m = static_cast<std::size_t>(needed); m <= limit; ++m) {
+    const State& s = best[m];
+    if (!s.reachable) continue;
+    const State* c = chosen == 0 ? nullptr : &best[chosen];
+    if (!c || s.cost < c->cost || (s.cost == c->cost && s.items < c->items)) chosen = m;
+  }
+  if (chosen == 0) throw std::invalid_argument("cheapest_cover: no combination of terms");
+  for (std::size_t m = chosen; m > 0; m -= static_cast<std::size_t>(lengths[best[m].last])) {
+    ++cover.counts[best[m].last];
+  }
+  cover.counts[b] += repeats;
+  cover.cost = best[chosen].cost + costs[b] * repeats;
+  cover.items = best[chosen].items + repeats;
+  cover.length = static_cast<std::int64_t>(chosen) + repeats * lengths[b];
+  return cover;
+}
+
+std::int64_t PrepaidPlan::order_count() const noexcept {
+  std::int64_t n = 0;
+  for (const auto& o : orders) n += o.count;
+  return n;
+}
+
 PrepaidPlan cheapest_prepaid_plan(const Money& monthly_price, int months_needed,
                                   const std::vector<int>& allowed_terms,
                                   const std::function<const DiscountRow*(int)>& discount_for,
@@ -75,50 +143,19 @@ PrepaidPlan cheapest_prepaid_plan(const Money& monthly_price, int months_needed,
   if (months_needed < 1) throw std::invalid_argument("cheapest_prepaid_plan: months_needed < 1");
   if (allowed_terms.empty()) throw std::invalid_argument("cheapest_prepaid_plan: no terms");
   std::vector<PrepaidOrder> term_orders;
+  std::vector<Decimal> costs;
   for (int term : allowed_terms) {
     term_orders.push_back(prepaid_order(monthly_price, term, discount_for(term), policy));
+    costs.push_back(term_orders.back().charged.amount());
   }
-  const int longest = *std::max_element(allowed_terms.begin(), allowed_terms.end());
-  const int limit = months_needed + longest;
-  // best[m]: cheapest way to buy exactly m months (cost, number of orders, last order index).
-  struct State {
-    bool reachable = false;
-    Decimal cost;
-    int orders = 0;
-    std::size_t last = 0;
-  };
-  std::vector<State> best(static_cast<std::size_t>(limit) + 1);
-  best[0].reachable = true;
-  for (int m = 1; m <= limit; ++m) {
-    for (std::size_t i = 0; i < term_orders.size(); ++i) {
-      const int prev = m - term_orders[i].months;
-      if (prev < 0 || !best[static_cast<std::size_t>(prev)].reachable) continue;
-      const State& p = best[static_cast<std::size_t>(prev)];
-      const Decimal cost = p.cost + term_orders[i].charged.amount();
-      State& s = best[static_cast<std::size_t>(m)];
-      if (!s.reachable || cost < s.cost || (cost == s.cost && p.orders + 1 < s.orders)) {
-        s = {true, cost, p.orders + 1, i};
-      }
-    }
-  }
-  int chosen = -1;
-  for (int m = months_needed; m <= limit; ++m) {
-    const State& s = best[static_cast<std::size_t>(m)];
-    if (!s.reachable) continue;
-    const State* c = chosen < 0 ? nullptr : &best[static_cast<std::size_t>(chosen)];
-    if (!c || s.cost < c->cost || (s.cost == c->cost && s.orders < c->orders)) chosen = m;
-  }
-  if (chosen < 0) throw std::invalid_argument("cheapest_prepaid_plan: no combination of terms");
-  PrepaidPlan plan{{}, chosen, Money::zero(monthly_price.currency())};
-  for (int m = chosen; m > 0;) {
-    const PrepaidOrder& order = term_orders[best[static_cast<std::size_t>(m)].last];
-    plan.orders.push_back(order);
-    plan.total += order.charged;
-    m -= order.months;
+  const TermCover cover = cheapest_cover(allowed_terms, costs, months_needed);
+  PrepaidPlan plan{{}, static_cast<int>(cover.length), Money(cover.cost, monthly_price.currency())};
+  for (std::size_t i = 0; i < term_orders.size(); ++i) {
+    if (cover.counts[i] > 0) plan.orders.push_back({term_orders[i], cover.counts[i]});
   }
   std::stable_sort(
       plan.orders.begin(), plan.orders.end(),
-      [](const PrepaidOrder& a, const PrepaidOrder& b) { return a.months > b.months; });
+      [](const PlannedOrder& a, const PlannedOrder& b) { return a.order.months > b.order.months; });
   return plan;
 }
 

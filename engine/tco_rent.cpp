@@ -67,7 +67,8 @@ std::string plan_text(const rules::PrepaidPlan& plan) {
   std::string out;
   for (const auto& o : plan.orders) {
     if (!out.empty()) out += " + ";
-    out += std::to_string(o.months) + " months × " + o.factor.to_string();
+    if (o.count > 1) out += std::to_string(o.count) + " × ";
+    out += std::to_string(o.order.months) + " months × " + o.order.factor.to_string();
   }
   return out;
 }
@@ -136,15 +137,20 @@ RentOption prepaid_option(const QuoteLine& line, int instances, const LeaseVsBuy
   const Money total = *line.compute_converted * instances;
   std::vector<Money> paid(static_cast<std::size_t>(horizon) + 1, Money::zero(c));
   Money allotted = Money::zero(c);
+  // The orders one by one (a plan for a horizon of months has few of them).
+  std::vector<const rules::PrepaidOrder*> orders;
+  for (const auto& o : plan.orders) {
+    for (std::int64_t k = 0; k < o.count; ++k) orders.push_back(&o.order);
+  }
   int start = 0;
-  for (std::size_t i = 0; i < plan.orders.size(); ++i) {
-    Money charge = plan.orders[i].charged.currency() == c
-                       ? plan.orders[i].charged * instances
-                       : Money(plan.orders[i].charged.amount() * line.fx->rate, c) * instances;
-    if (i + 1 == plan.orders.size()) charge = total - allotted;
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    Money charge = orders[i]->charged.currency() == c
+                       ? orders[i]->charged * instances
+                       : Money(orders[i]->charged.amount() * line.fx->rate, c) * instances;
+    if (i + 1 == orders.size()) charge = total - allotted;
     allotted += charge;
     if (start <= horizon) paid[static_cast<std::size_t>(start)] += charge;
-    start += plan.orders[i].months;
+    start += orders[i]->months;
   }
   Money cum = Money::zero(c), cum_pv = Money::zero(c);
   for (int m = 0; m <= horizon; ++m) {

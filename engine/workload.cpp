@@ -1,6 +1,7 @@
 // Resolving a workload against the catalog: names, defaults, contradictions.
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "gpubill/catalog_offers.hpp"
 #include "gpubill/errors.hpp"
@@ -41,6 +42,66 @@ std::string join(const std::vector<std::string>& items, std::string_view sep = "
     field = parent.substr(parent.rfind('/') + 1);
   }
   throw InputError(w.source, place, field, reason);
+}
+
+// The limits of every numeric field, the same whether a file or a flag gave it (a flag names the
+// flag in the error). They keep a typo from asking for centuries or a billion GPUs; the quote's
+// time and memory do not depend on them (prepaid plans are solved in closed form).
+struct Limit {
+  const char* pointer;
+  std::int64_t max;
+  const char* unit;
+};
+constexpr Limit kLimits[] = {
+    {"/gpu/count", 1'024, "GPUs per instance"},
+    {"/gpu/min_fp32_tflops", 100'000, "TFLOPS"},
+    {"/gpu/min_fp16_tflops", 100'000, "TFLOPS"},
+    {"/gpu/min_memory_gb", 100'000, "GB"},
+    {"/host/min_vcpu", 100'000, "vCPUs"},
+    {"/host/min_ram_gb", 1'000'000, "GB"},
+    {"/storage/dataset_gb", 1'000'000'000, "GB"},
+    {"/storage/headroom_gb", 1'000'000'000, "GB"},
+    {"/network/bandwidth_mbps", 1'000'000, "Mbps"},
+    {"/network/egress_gb", 1'000'000'000, "GB"},
+    {"/duration/hours", 876'000, "hours (100 years)"},
+    {"/duration/days", 36'500, "days (100 years)"},
+    {"/duration/months", 1'200, "months (100 years)"},
+    {"/duration/gpu_hours", 100'000'000, "GPU-hours"},
+    {"/duration/pflop", 1'000'000'000'000, "PFLOP"},
+};
+
+std::optional<Decimal> value_at(const Workload& w, std::string_view pointer) {
+  const auto dec = [](const std::optional<int>& v) {
+    return v ? std::optional<Decimal>(Decimal(*v)) : std::nullopt;
+  };
+  if (pointer == "/gpu/count") return dec(w.gpu.count);
+  if (pointer == "/gpu/min_fp32_tflops") return w.gpu.min_fp32_tflops;
+  if (pointer == "/gpu/min_fp16_tflops") return w.gpu.min_fp16_tflops;
+  if (pointer == "/gpu/min_memory_gb") return w.gpu.min_memory_gb;
+  if (pointer == "/host/min_vcpu") return dec(w.host.min_vcpu);
+  if (pointer == "/host/min_ram_gb") return w.host.min_ram_gb;
+  if (pointer == "/storage/dataset_gb") return w.storage.dataset_gb;
+  if (pointer == "/storage/headroom_gb") return w.storage.headroom_gb;
+  if (pointer == "/network/bandwidth_mbps") return dec(w.network.bandwidth_mbps);
+  if (pointer == "/network/egress_gb") return w.network.egress_gb;
+  if (pointer == "/duration/hours") return w.duration.hours;
+  if (pointer == "/duration/days") return dec(w.duration.days);
+  if (pointer == "/duration/months") return dec(w.duration.months);
+  if (pointer == "/duration/gpu_hours") return w.duration.gpu_hours;
+  if (pointer == "/duration/pflop") return w.duration.pflop;
+  throw std::logic_error("workload limits: no field at " + std::string(pointer));
+}
+
+void check_limits(const Workload& w) {
+  for (const Limit& l : kLimits) {
+    const auto v = value_at(w, l.pointer);
+    if (!v) continue;
+    if (v->sign() < 0) fail(w, l.pointer, "must not be negative (found " + v->to_string() + ")");
+    if (*v > Decimal(l.max)) {
+      fail(w, l.pointer,
+           v->to_string() + " is above the limit of " + std::to_string(l.max) + " " + l.unit);
+    }
+  }
 }
 
 std::string item(const std::string& array_pointer, std::size_t i) {
@@ -116,6 +177,7 @@ std::vector<std::string> closest_names(std::string_view name,
 }
 
 ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
+  check_limits(w);
   ResolvedWorkload r;
   r.spec = w;
   const CatalogData& data = catalog.data();

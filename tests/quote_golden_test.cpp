@@ -47,9 +47,9 @@ TEST_CASE("a one-GPU month (720 h) at each provider with a price", "[quote][gold
   // Prepaid: ceil(720 h / 720 h) = 1 month; a 1-month term has no discount: 5190 × 1 × 1.
   const auto& tencent_prepaid = q.line("tencent/*/GN10X.2XLARGE40/prepaid");
   CHECK(*tencent_prepaid.total == cny("5190"));
-  REQUIRE(tencent_prepaid.plan->orders.size() == 1);
-  CHECK(tencent_prepaid.plan->orders[0].months == 1);
-  CHECK(tencent_prepaid.plan->orders[0].discount == nullptr);
+  REQUIRE(tencent_prepaid.plan->order_count() == 1);
+  CHECK(tencent_prepaid.plan->orders[0].order.months == 1);
+  CHECK(tencent_prepaid.plan->orders[0].order.discount == nullptr);
 
   // Alibaba gn6v (cn-shanghai, 2023-06-17 list): 720 × 26.46 (rounded down, exact) = 19051.20;
   // prepaid 7620 for the month.
@@ -136,12 +136,12 @@ TEST_CASE("a 14-month prepaid term: 12 months at 0.83 plus 2 at list", "[quote][
   // Alternatives: 14 × 1 month = 35000; 24 months × 0.70 = 42000; 6 + 6 + 2 = 31400.
   const auto& prepaid = q.line("tencent/*/GN7.2XLARGE32/prepaid");
   CHECK(*prepaid.total == cny("29900"));
-  REQUIRE(prepaid.plan->orders.size() == 2);
-  CHECK(prepaid.plan->orders[0].months == 12);
-  CHECK(prepaid.plan->orders[0].factor == Decimal::parse("0.83"));
-  CHECK(prepaid.plan->orders[0].charged == cny("24900"));
-  CHECK(prepaid.plan->orders[1].months == 2);
-  CHECK(prepaid.plan->orders[1].charged == cny("5000"));
+  REQUIRE(prepaid.plan->order_count() == 2);
+  CHECK(prepaid.plan->orders[0].order.months == 12);
+  CHECK(prepaid.plan->orders[0].order.factor == Decimal::parse("0.83"));
+  CHECK(prepaid.plan->orders[0].order.charged == cny("24900"));
+  CHECK(prepaid.plan->orders[1].order.months == 2);
+  CHECK(prepaid.plan->orders[1].order.charged == cny("5000"));
   CHECK(prepaid.months_needed == 14);
   // Payg for 14 × 720 = 10080 h × 8.68 = 87494.40.
   CHECK(*q.line("tencent/*/GN7.2XLARGE32/payg").total == cny("87494.40"));

@@ -103,8 +103,9 @@ TEST_CASE("prepaid orders and the cheapest combination of terms", "[rules][prepa
                                                 lookup, tencent());
   CHECK(p14.total == cny("52624"));
   REQUIRE(p14.orders.size() == 2);
-  CHECK(p14.orders[0].months == 12);
-  CHECK(p14.orders[1].months == 2);
+  CHECK(p14.orders[0].order.months == 12);
+  CHECK(p14.orders[1].order.months == 2);
+  CHECK(p14.order_count() == 2);
   CHECK(p14.months_covered == 14);
   // 11 months: 11 × 4400 × 0.88 = 42592 beats a year (43824).
   CHECK(rules::cheapest_prepaid_plan(cny("4400"), 11, rules::standard_prepaid_terms(), lookup,

@@ -55,13 +55,33 @@ struct PrepaidOrder {
 PrepaidOrder prepaid_order(const Money& monthly_price, int months, const DiscountRow* discount,
                            const BillingPolicy& policy);
 
+// The cheapest multiset of terms (each bought any number of times) whose lengths add up to at
+// least `needed`, term i costing costs[i]. Ties go to fewer items, then a smaller total length.
+// Time and memory do not grow with `needed` (O(longest² × terms)): above a bound, the extra is
+// bought in the term with the lowest cost per unit of length (the longest of those), which some
+// optimal choice always does (of any `longest` other items, a subset sums to a multiple of that
+// term's length and can be replaced by it, never costing more). REQUIRES: lengths and costs of
+// equal size, non-empty, lengths >= 1, costs >= 0.
+struct TermCover {
+  std::vector<std::int64_t> counts;  // per term
+  Decimal cost;
+  std::int64_t items = 0, length = 0;
+};
+TermCover cheapest_cover(const std::vector<int>& lengths, const std::vector<Decimal>& costs,
+                         std::int64_t needed);
+
 // The cheapest set of prepaid terms whose months add up to at least `months_needed`, choosing
 // from `allowed_terms` (e.g. 1..12, 24, 36) with the discount `discount_for(term)` gives (nullptr
 // = none). Ties go to fewer orders, then fewer months. REQUIRES: months_needed >= 1.
+struct PlannedOrder {
+  PrepaidOrder order;
+  std::int64_t count = 1;  // bought this many times, one after another
+};
 struct PrepaidPlan {
-  std::vector<PrepaidOrder> orders;  // longest term first
+  std::vector<PlannedOrder> orders;  // each term once, longest first
   int months_covered = 0;
   Money total;
+  std::int64_t order_count() const noexcept;
 };
 PrepaidPlan cheapest_prepaid_plan(const Money& monthly_price, int months_needed,
                                   const std::vector<int>& allowed_terms,
