@@ -136,6 +136,7 @@ std::string line_text(std::size_t line) {
 struct RegionPrices {
   std::map<std::string, Decimal> payg_by_zone;  // zone → on-demand price
   std::map<std::string, Decimal> spot_by_zone;
+  std::map<std::string, std::size_t> zone_line;  // zone → its first row, for messages
   std::size_t first_line = 0;
 };
 
@@ -341,14 +342,21 @@ class Converter {
               const std::optional<Decimal>& price, const std::optional<Decimal>& spot) {
     auto& rp = prices_[{kind, subject}][r.region];
     if (rp.first_line == 0) rp.first_line = r.line;
-    if (price) {
-      auto [it, inserted] = rp.payg_by_zone.emplace(r.zone, *price);
-      if (!inserted) it->second = std::max(it->second, *price);  // duplicate rows of a zone
-    }
-    if (spot) {
-      auto [it, inserted] = rp.spot_by_zone.emplace(r.zone, *spot);
-      if (!inserted) it->second = std::min(it->second, *spot);
-    }
+    const std::size_t first_in_zone = rp.zone_line.emplace(r.zone, r.line).first->second;
+    // Two rows for one zone: the same price is a harmless repeat; different prices are said,
+    // and the dearer on-demand / the cheaper spot price is kept (as between zones).
+    const auto keep = [&](std::map<std::string, Decimal>& by_zone, Decimal p, const char* column,
+                          bool highest) {
+      auto [it, inserted] = by_zone.emplace(r.zone, p);
+      if (inserted || it->second == p) return;
+      notes_.push_back(line_text(r.line) + ": " + (kind == SubjectKind::gpu ? "GPU " : "") +
+                       subject + " in zone " + r.zone + " has " + column + " " + p.to_string() +
+                       ", but " + it->second.to_string() + " on " + line_text(first_in_zone) +
+                       " (or a row since); the " + (highest ? "highest" : "lowest") + " is kept");
+      it->second = highest ? std::max(it->second, p) : std::min(it->second, p);
+    };
+    if (price) keep(rp.payg_by_zone, *price, "Price", true);
+    if (spot) keep(rp.spot_by_zone, *spot, "SpotPrice", false);
   }
 
   void emit(SkyPilotImport& out, SubjectKind kind, const std::string& subject,

@@ -304,3 +304,30 @@ TEST_CASE("a SkyPilot file imports into the database in one transaction", "[skyp
   CHECK(sqlite(db).execAndGet("SELECT count(*) FROM price").getInt() == prices);
   CHECK(validate_skypilot_file(db, path, o).prices == 68);
 }
+
+TEST_CASE("two rows for one zone with different prices are reported", "[skypilot]") {
+  // They imported silently, the later row winning (issue 10, defect 7).
+  const auto aws = fixture("aws-vms-gpu-sample.csv");
+  const std::string second_line =
+      aws.substr(aws.find('\n') + 1, aws.find('\n', aws.find('\n') + 1) - aws.find('\n'));
+  const std::string dearer = edit_line(second_line, 1, ",0.526,", ",0.600,");
+  const auto r = parse_skypilot_csv(aws + dearer, "aws.csv", options(), bundled());
+  const std::size_t added_line =
+      static_cast<std::size_t>(std::count(aws.begin(), aws.end(), '\n')) + 1;
+  bool reported = false;
+  for (const auto& n : r.notes) {
+    if (n == "line " + std::to_string(added_line) +
+                 ": g4dn.xlarge in zone use1-az1 has Price 0.6, but 0.526 on line 2 (or a row "
+                 "since); the highest is kept") {
+      reported = true;
+    }
+  }
+  CHECK(reported);
+  const PriceRow* p =
+      find_price(r.data, SubjectKind::instance, "g4dn.xlarge", "us-east-1", BillingMode::payg);
+  REQUIRE(p);
+  CHECK(p->amount == usd("0.6"));
+  // The same row again, same price: a harmless repeat, not reported.
+  const auto same = parse_skypilot_csv(aws + second_line, "aws.csv", options(), bundled());
+  CHECK(same.notes.size() == parse_skypilot_csv(aws, "aws.csv", options(), bundled()).notes.size());
+}
