@@ -116,7 +116,12 @@ int main(int argc, char** argv) {
   std::stable_sort(events.begin(), events.end());
   std::ofstream f(out);
   for (const auto& e : events) f << "{\"time\":\"" << iso(e.time) << "\"," << e.line << "}\n";
+  f.close();
+  if (!f) {
+    std::cerr << "gpubill_gen_log: cannot write " << out << "\n";
+    return 1;
+  }
   std::cerr << "wrote " << events.size() << " events for " << instances << " instances over "
             << days << " days to " << out << "\n";
-  return f ? 0 : 1;
+  return 0;
 }

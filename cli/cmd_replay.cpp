@@ -43,8 +43,16 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
   t.add_row({"settlements", std::to_string(r.settlements)});
   t.add_row({"clock", r.clock ? format_instant(*r.clock) : ""});
   write_table(std::cout, t, args.format);
-  if (args.format == Format::table && (r.rejected > 0 || r.malformed_skipped > 0)) {
+  const std::int64_t refused = r.rejected + r.malformed_skipped;
+  if (args.format == Format::table && refused > 0) {
     std::cout << "\nSome lines were not applied: see `gpubill rejects`.\n";
+  }
+  if (r.applied == 0 && refused > 0) {
+    // Not one event went in: a wrong file or a wrong catalog, not a bill to trust.
+    std::cerr << "gpubill: none of the " << r.events_read << " events was applied (" << r.rejected
+              << " rejected by the rules, " << r.malformed_skipped
+              << " malformed); see `gpubill rejects`\n";
+    return 1;
   }
   return 0;
 }

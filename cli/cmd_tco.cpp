@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "gpubill/catalog.hpp"
 #include "gpubill/errors.hpp"
+#include "gpubill/input_file.hpp"
 #include "gpubill/tco.hpp"
 #include "output.hpp"
 
@@ -24,14 +25,6 @@ struct TcoArgs {
   std::vector<std::string> providers, rent_gpus;
   Format format = Format::table;
 };
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "", "cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 Decimal decimal_flag(const std::string& flag, const std::string& text) {
   try {
@@ -55,7 +48,7 @@ Money money_flag(const std::string& flag, const std::string& text,
 LeaseVsBuyConfig config_of(const TcoArgs& a) {
   LeaseVsBuyConfig c;
   if (!a.config_path.empty())
-    c = parse_lease_vs_buy_config(read_file(a.config_path), a.config_path);
+    c = parse_lease_vs_buy_config(read_input_file(a.config_path), a.config_path);
   if (a.gpu) c.gpu = *a.gpu;
   if (a.count) c.gpu_count = *a.count;
   if (a.currency) {

@@ -13,21 +13,13 @@
 #include "catalog_store.hpp"
 #include "embedded_data.hpp"
 #include "gpubill/errors.hpp"
+#include "gpubill/input_file.hpp"
 #include "store.hpp"
 #include "write_transaction.hpp"
 
 namespace gpubill {
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(path, "", "", "cannot read the file");
-  return text.str();
-}
 
 // Runs `work` inside one IMMEDIATE transaction (taking the write lock up front, so two gpubill
 // processes importing at once queue instead of failing), committing only when `commit`.
@@ -45,7 +37,7 @@ auto in_transaction(Database& database, bool commit, Work work) {
 }
 
 ImportReport import_json(Database& database, const std::string& path, bool commit) {
-  const CatalogData data = parse_catalog_json(read_file(path), path);
+  const CatalogData data = parse_catalog_json(read_input_file(path), path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
     check_catalog_references(data, read_catalog_data(db), path);
     if (commit) write_catalog_data(db, data);
@@ -57,7 +49,7 @@ ImportReport import_json(Database& database, const std::string& path, bool commi
 
 ImportReport import_skypilot(Database& database, const std::string& path,
                              const SkyPilotOptions& options, bool commit) {
-  const std::string text = read_file(path);
+  const std::string text = read_input_file(path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
     const Catalog catalog(read_catalog_data(db));
     SkyPilotImport result = parse_skypilot_csv(text, path, options, catalog);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "gpubill/input_file.hpp"
 #include "json_text.hpp"
 #include "text_check.hpp"
 
@@ -952,8 +953,9 @@ struct EventReader::CsvScratch {
   std::vector<std::string> cells;
 };
 
-EventReader::EventReader(const std::string& path)
-    : path_(path), format_(log_format_of(path)), in_(path, std::ios::binary) {
+EventReader::EventReader(const std::string& path) : path_(path), format_(log_format_of(path)) {
+  check_input_file(path);  // a directory opens as a stream and fails at the first read
+  in_.open(path, std::ios::binary);
   if (!in_) throw InputError(path, "", "", "cannot open the file for reading");
   if (format_ != LogFormat::csv) return;
   csv_ = std::make_unique<CsvScratch>();

@@ -4,6 +4,7 @@
 #include "gpubill/replay.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "gpubill/catalog.hpp"
 #include "gpubill/db.hpp"
@@ -165,9 +166,10 @@ class Driver {
         reject_event_(db, "UPDATE event SET status = 'rejected' WHERE seq = ?"),
         insert_reject_(db,
                        "INSERT INTO reject(kind, source_file, source_line, account, event_id, "
-                       "time, field, reason, raw) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                       "time, field, reason, raw, source_path) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "?)"),
         find_reject_(db,
-                     "SELECT 1 FROM reject WHERE kind = ? AND source_file = ? AND "
+                     "SELECT 1 FROM reject WHERE kind = ? AND source_path = ? AND "
                      "source_line = ? AND raw = ? LIMIT 1"),
         load_account_(db, "SELECT clock, state FROM account_state WHERE account = ?"),
         save_account_(db,
@@ -183,6 +185,9 @@ class Driver {
   void replay_file(const std::string& path) {
     UsageEvent ev;
     EventReader reader(path);
+    std::error_code ec;
+    canonical_path_ = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+    if (ec) canonical_path_ = path;
     while (true) {
       const auto status = reader.next(ev);
       if (status == EventReader::Status::end) break;
@@ -315,7 +320,7 @@ class Driver {
     const std::string where =
         q.getColumn(1).getString() + ":" + std::to_string(q.getColumn(2).getInt64());
     q.reset();
-    if (reject_exists("duplicate", path, line, raw)) return;
+    if (reject_exists("duplicate", line, raw)) return;
     add_reject("duplicate", path, line, ev.account, ev.id, replay::to_seconds(ev.time), "id",
                "id '" + ev.id + "' of account " + ev.account +
                    " was already used for a different event (" + where + "); not applied",
@@ -325,7 +330,7 @@ class Driver {
   void quarantine(const std::string& path, std::int64_t line, const std::string& raw,
                   const InputError& e) {
     ++report.malformed_skipped;
-    if (reject_exists("malformed", path, line, raw)) return;
+    if (reject_exists("malformed", line, raw)) return;
     add_reject("malformed", path, line, "", "", std::nullopt, e.field(), e.reason(), raw);
   }
 
@@ -375,12 +380,13 @@ class Driver {
                          " days: check the date, or pass --allow-long-settlement");
   }
 
-  bool reject_exists(const char* kind, const std::string& path, std::int64_t line,
-                     const std::string& raw) {
+  // Whether this line of the file being read (compared by its canonical path, whatever its
+  // spelling) was recorded as a reject of this kind before.
+  bool reject_exists(const char* kind, std::int64_t line, const std::string& raw) {
     auto& q = find_reject_;
     q.reset();
     q.bind(1, kind);
-    q.bind(2, path);
+    q.bind(2, canonical_path_);
     q.bind(3, static_cast<int64_t>(line));
     q.bind(4, raw);
     const bool found = q.executeStep();
@@ -407,6 +413,7 @@ class Driver {
     q.bind(7, field);
     q.bind(8, reason);
     q.bind(9, raw);
+    q.bind(10, canonical_path_);
     q.exec();
   }
 
@@ -456,6 +463,7 @@ class Driver {
   std::string max_seen_where_;       // file:line of the latest event
   std::optional<Seconds> earliest_;  // the catalog's first price
   std::string payload_;
+  std::string canonical_path_;  // of the file being read
 };
 
 }  // namespace

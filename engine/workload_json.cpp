@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "gpubill/errors.hpp"
+#include "gpubill/input_file.hpp"
 #include "gpubill/workload.hpp"
 #include "json_fields.hpp"
 
@@ -149,12 +150,11 @@ Workload parse_workload_json(std::string_view text, const std::string& file_name
   return w;
 }
 
+// A workload is a few hundred bytes; a larger file is a mistake (a log given as a workload).
+constexpr std::size_t kMaxWorkloadBytes = 1 << 20;
+
 Workload load_workload_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "", "cannot read the workload file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_workload_json(text.str(), path);
+  return parse_workload_json(read_input_file(path, kMaxWorkloadBytes), path);
 }
 
 }  // namespace gpubill

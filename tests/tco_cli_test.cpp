@@ -84,7 +84,7 @@ TEST_CASE("gpubill lease-vs-buy rejects bad input with a clear message", "[tco][
        "lease-vs-buy: hardware_price: must be positive, got -5 USD"},
       {"--gpu V1OO --count 8 --price 1 --utilisation 0.6", "closest known: V100"},
       {base + "--utilisation 0.6 --pue abc", "--pue"},
-      {"'" + dir.file("missing.json") + "'", "cannot read the file"},
+      {"'" + dir.file("missing.json") + "'", "no such file"},
   };
   for (const auto& k : cases) {
     const TcoRun r = lease_vs_buy(dir, k.args);
