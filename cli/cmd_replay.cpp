@@ -12,12 +12,33 @@ namespace gpubill::cli {
 
 namespace {
 
+// The guards' options, shared by replay, rebuild and void.
+struct GuardArgs {
+  bool allow_long_settlement = false;
+  int future_margin_days = 1;
+};
+
+void add_guard_options(CLI::App& sub, GuardArgs& g) {
+  sub.add_flag("--allow-long-settlement", g.allow_long_settlement,
+               "Settle an account with instances for more than 400 days in one step (almost "
+               "always a wrong date)");
+  sub.add_option("--future-margin-days", g.future_margin_days,
+                 "Refuse event times and --until later than now plus this many days")
+      ->check(CLI::Range(0, 36'500))
+      ->default_val(1);
+}
+
+// The one place that reads the wall clock: times after now (plus a margin) are typos.
+Instant not_after(const GuardArgs& g) {
+  return std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()) +
+         std::chrono::days{g.future_margin_days};
+}
+
 struct ReplayArgs {
   std::vector<std::string> logs;
   bool skip_invalid = false;
   std::string until;
-  bool allow_long_settlement = false;
-  int future_margin_days = 1;
+  GuardArgs guards;
   Format format = Format::table;
 };
 
@@ -26,10 +47,8 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
   ReplayOptions options;
   options.skip_invalid = args.skip_invalid;
   if (!args.until.empty()) options.until = parse_instant(args.until, /*allow_date=*/true);
-  // The one place that reads the wall clock: times after now (plus a margin) are typos.
-  options.not_after = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()) +
-                      std::chrono::days{args.future_margin_days};
-  options.allow_long_settlement = args.allow_long_settlement;
+  options.not_after = not_after(args.guards);
+  options.allow_long_settlement = args.guards.allow_long_settlement;
   const ReplayReport r = replay_logs(db, args.logs, options);
   Table t;
   t.key_value = true;
@@ -54,6 +73,44 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
               << " malformed); see `gpubill rejects`\n";
     return 1;
   }
+  return 0;
+}
+
+struct RebuildArgs {
+  std::vector<std::string> accounts;
+  std::string until;
+  GuardArgs guards;
+  Format format = Format::table;
+  // gpubill void
+  std::string account, reason;
+  std::vector<std::string> event_ids;
+};
+
+RebuildOptions rebuild_options(const RebuildArgs& args) {
+  RebuildOptions o;
+  o.accounts = args.accounts;
+  if (!args.until.empty()) o.until = parse_instant(args.until, /*allow_date=*/true);
+  o.not_after = not_after(args.guards);
+  o.allow_long_settlement = args.guards.allow_long_settlement;
+  return o;
+}
+
+int print_rebuild(const RebuildReport& r, Format format) {
+  Table t;
+  t.key_value = true;
+  t.columns = {{"field"}, {"value", true}};
+  std::string accounts;
+  for (const auto& a : r.accounts) accounts += (accounts.empty() ? "" : " ") + a;
+  t.add_row({"accounts", accounts});
+  t.add_row({"events_reapplied", std::to_string(r.replay.events_read)});
+  t.add_row({"applied", std::to_string(r.replay.applied)});
+  t.add_row({"rejected", std::to_string(r.replay.rejected)});
+  t.add_row({"void_events", std::to_string(r.void_events)});
+  t.add_row({"charge_rows", std::to_string(r.replay.charge_rows)});
+  t.add_row({"settlements", std::to_string(r.replay.settlements)});
+  t.add_row({"clock_before", r.clock_before ? format_instant(*r.clock_before) : ""});
+  t.add_row({"clock", r.replay.clock ? format_instant(*r.replay.clock) : ""});
+  write_table(std::cout, t, format);
   return 0;
 }
 
@@ -93,17 +150,51 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->add_option("--until", args->until,
                     "Settle every account up to this instant (RFC 3339, or YYYY-MM-DD for 00:00 "
                     "UTC), e.g. a month end");
-    sub->add_flag("--allow-long-settlement", args->allow_long_settlement,
-                  "Settle an account with instances for more than 400 days in one step (almost "
-                  "always a wrong date)");
-    sub->add_option("--future-margin-days", args->future_margin_days,
-                    "Refuse event times and --until later than now plus this many days")
-        ->check(CLI::Range(0, 36'500))
-        ->default_val(1);
+    add_guard_options(*sub, args->guards);
     add_format_option(*sub, args->format);
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args] {
       action = [&globals, args] { return run_replay(globals, *args); };
+    });
+  }
+  {
+    auto* sub = app.add_subcommand(
+        "rebuild",
+        "Recompute accounts' charges, movements and states from their stored events (after a "
+        "void or a late price import)");
+    auto args = std::make_shared<RebuildArgs>();
+    sub->add_option("--account", args->accounts,
+                    "Only this account (repeatable; default every account, and the replay clock "
+                    "is recomputed)");
+    sub->add_option("--until", args->until, "Settle up to at least this instant at the end");
+    add_guard_options(*sub, args->guards);
+    add_format_option(*sub, args->format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args] {
+      action = [&globals, args] {
+        auto db = globals.open_database();
+        return print_rebuild(rebuild_accounts(db, rebuild_options(*args)), args->format);
+      };
+    });
+  }
+  {
+    auto* sub = app.add_subcommand(
+        "void",
+        "Declare replayed events void (a wrong line of a log) and rebuild what they changed");
+    auto args = std::make_shared<RebuildArgs>();
+    sub->add_option("event_ids", args->event_ids, "Ids of the events to void")->required();
+    sub->add_option("--account", args->account, "The events' account")->required();
+    sub->add_option("--reason", args->reason, "Why they are void (kept with them)")->required();
+    add_guard_options(*sub, args->guards);
+    add_format_option(*sub, args->format);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args] {
+      action = [&globals, args] {
+        auto db = globals.open_database();
+        return print_rebuild(
+            void_events(db, args->account, args->event_ids, args->reason, rebuild_options(*args)),
+            args->format);
+      };
     });
   }
   {

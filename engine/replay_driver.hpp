@@ -101,14 +101,7 @@ class Driver {
       clock = std::max(clock.value_or(until), until);
     }
     if (clock) {
-      std::vector<std::string> names;
-      names.reserve(accounts_.size());
-      for (const auto& [name, a] : accounts_) names.push_back(name);
-      std::sort(names.begin(), names.end());
-      for (const auto& name : names) {
-        check_step(*accounts_.at(name), *clock, cause, "", "");
-        close_account(*accounts_.at(name), *clock);
-      }
+      settle_loaded(*clock, cause);
       // Accounts of earlier replays that had no events now.
       std::vector<std::string> idle;
       {
@@ -123,15 +116,61 @@ class Driver {
         check_step(*a, *clock, cause, "", "");
         close_account(*a, *clock);
       }
-      SQLite::Statement q(db_,
-                          "INSERT INTO replay_clock(one, clock) VALUES(1, ?) ON CONFLICT(one) DO "
-                          "UPDATE SET clock = excluded.clock");
-      q.bind(1, static_cast<int64_t>(*clock));
-      q.exec();
-      report.clock = replay::to_instant(*clock);
+      set_replay_clock(*clock);
     }
+    // The run, so that a rebuild settles at the same points (migration 0006).
+    SQLite::Statement run(db_,
+                          "INSERT INTO replay_run(last_seq, until) "
+                          "VALUES((SELECT coalesce(max(seq), 0) FROM event), ?)");
+    if (options_.until) {
+      run.bind(1, static_cast<int64_t>(replay::to_seconds(*options_.until)));
+    } else {
+      run.bind(1);
+    }
+    run.exec();
     report.charge_rows = sim_.charge_rows;
     report.settlements = sim_.settlements;
+  }
+
+  // ---- rebuilding accounts from their stored events (replay_rebuild.cpp) ----
+
+  // Applies a stored event again, as the replay that stored it did.
+  void reapply(std::int64_t seq, const std::string& payload, const std::string& file,
+               std::int64_t line, const std::string& raw) {
+    const UsageEvent ev = parse_event_json(payload, file, line);
+    ++report.events_read;
+    const Seconds t = replay::to_seconds(ev.time);
+    if (!max_seen_ || t > *max_seen_) {
+      max_seen_ = t;
+      max_seen_where_ = file + ":" + std::to_string(line);
+    }
+    canonical_path_ = file;
+    evaluate(ev, seq, file, line, raw);
+  }
+
+  // Settles every account this driver has loaded up to `clock` (a replay's end).
+  void settle_loaded(Seconds clock, const std::string& cause) {
+    std::vector<std::string> names;
+    names.reserve(accounts_.size());
+    for (const auto& [name, a] : accounts_) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    for (const auto& name : names) {
+      replay::Account& a = *accounts_.at(name);
+      check_step(a, clock, cause, "", "");
+      close_account(a, clock);  // also saves the state of an account already there
+    }
+  }
+
+  std::int64_t charge_rows() const noexcept { return sim_.charge_rows; }
+  std::int64_t settlements() const noexcept { return sim_.settlements; }
+
+  void set_replay_clock(Seconds clock) {
+    SQLite::Statement q(db_,
+                        "INSERT INTO replay_clock(one, clock) VALUES(1, ?) ON CONFLICT(one) DO "
+                        "UPDATE SET clock = excluded.clock");
+    q.bind(1, static_cast<int64_t>(clock));
+    q.exec();
+    report.clock = replay::to_instant(clock);
   }
 
   ReplayReport report;
@@ -160,7 +199,13 @@ class Driver {
       duplicate(ev, path, line, raw);
       return;
     }
-    const std::int64_t seq = db_.getLastInsertRowid();
+    evaluate(ev, db_.getLastInsertRowid(), path, line, raw);
+  }
+
+  // Runs a stored event through the rules: applied, or rejected with the reason.
+  void evaluate(const UsageEvent& ev, std::int64_t seq, const std::string& path, std::int64_t line,
+                const std::string& raw) {
+    const Seconds t = replay::to_seconds(ev.time);
     replay::Account& a = account(ev.account, t);
     std::optional<std::string> reason;
     if (t < a.clock) {

@@ -31,6 +31,12 @@ inline ReplayOptions until(const char* rfc3339) {
   return o;
 }
 
+inline ReplayOptions until_s(std::int64_t unix_seconds) {
+  ReplayOptions o;
+  o.until = Instant{std::chrono::seconds{unix_seconds}};
+  return o;
+}
+
 inline ReplayOptions skipping_invalid() {
   ReplayOptions o;
   o.skip_invalid = true;

@@ -201,4 +201,23 @@ class LogGenerator {
   std::uint64_t state_;
 };
 
+// Lines [from, to) of a generated log as one text, leaving out line `skip`.
+inline std::string join_lines(const std::vector<std::string>& lines, std::size_t from,
+                              std::size_t to, std::size_t skip = SIZE_MAX) {
+  std::string out;
+  for (std::size_t i = from; i < to; ++i) {
+    if (i != skip) out += lines[i] + "\n";
+  }
+  return out;
+}
+
+// Generator options that mix providers: odd seeds run into arrears, even ones stay funded.
+inline GeneratorOptions mixed_generator(std::uint64_t seed) {
+  GeneratorOptions o;
+  o.seed = seed;
+  o.rich = seed % 2 == 0;
+  o.with_aws = true;
+  return o;
+}
+
 }  // namespace gpubill::testing

@@ -15,26 +15,6 @@ using namespace gpubill::testing;
 
 namespace {
 
-std::string join(const std::vector<std::string>& lines, std::size_t from, std::size_t to) {
-  std::string out;
-  for (std::size_t i = from; i < to; ++i) out += lines[i] + "\n";
-  return out;
-}
-
-ReplayOptions until_s(std::int64_t t) {
-  ReplayOptions o;
-  o.until = Instant{std::chrono::seconds{t}};
-  return o;
-}
-
-GeneratorOptions mixed(std::uint64_t seed) {
-  GeneratorOptions o;
-  o.seed = seed;
-  o.rich = seed % 2 == 0;  // odd seeds run into arrears
-  o.with_aws = true;
-  return o;
-}
-
 // What a user reads, in the order the queries give it, without row ids (a split replay writes
 // the same rows in another id order): the hourly charge lines and each account's movements.
 std::string listing(ReplayFixture& fx, const std::vector<std::string>& accounts) {
@@ -58,16 +38,18 @@ std::string listing(ReplayFixture& fx, const std::vector<std::string>& accounts)
 TEST_CASE("Replaying a log in two parts equals replaying it whole, at every split",
           "[replay][property]") {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    const auto log = LogGenerator(mixed(seed)).generate();
+    const auto log = LogGenerator(mixed_generator(seed)).generate();
     INFO("seed " << seed << ", " << log.lines.size() << " lines");
     ReplayFixture whole;
-    const auto r = whole.replay_text(join(log.lines, 0, log.lines.size()), until_s(log.until));
+    const auto r =
+        whole.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
     if (seed % 2 == 0) CHECK(r.rejected == 0);  // odd seeds: arrears reject some starts
     const std::string expected = whole.dump();
     for (std::size_t k = 1; k < log.lines.size(); ++k) {
       ReplayFixture split;
-      split.replay_text(join(log.lines, 0, k), {}, "part1.jsonl");
-      split.replay_text(join(log.lines, k, log.lines.size()), until_s(log.until), "part2.jsonl");
+      split.replay_text(join_lines(log.lines, 0, k), {}, "part1.jsonl");
+      split.replay_text(join_lines(log.lines, k, log.lines.size()), until_s(log.until),
+                        "part2.jsonl");
       const std::string got = split.dump();
       if (got != expected) {
         INFO("split after line " << k);
@@ -79,12 +61,12 @@ TEST_CASE("Replaying a log in two parts equals replaying it whole, at every spli
 }
 
 TEST_CASE("Replaying in many small parts equals replaying whole", "[replay][property]") {
-  const auto log = LogGenerator(mixed(4)).generate();
+  const auto log = LogGenerator(mixed_generator(4)).generate();
   ReplayFixture whole;
-  whole.replay_text(join(log.lines, 0, log.lines.size()), until_s(log.until));
+  whole.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
   ReplayFixture parts;
   for (std::size_t k = 0; k < log.lines.size(); k += 3) {
-    parts.replay_text(join(log.lines, k, std::min(k + 3, log.lines.size())), {},
+    parts.replay_text(join_lines(log.lines, k, std::min(k + 3, log.lines.size())), {},
                       "part" + std::to_string(k) + ".jsonl");
   }
   parts.replay_text("", until_s(log.until));
@@ -97,8 +79,8 @@ TEST_CASE("Replaying in many small parts equals replaying whole", "[replay][prop
 
 TEST_CASE("Replaying a log twice equals replaying it once", "[replay][property]") {
   for (std::uint64_t seed : {5u, 6u}) {
-    const auto log = LogGenerator(mixed(seed)).generate();
-    const std::string text = join(log.lines, 0, log.lines.size());
+    const auto log = LogGenerator(mixed_generator(seed)).generate();
+    const std::string text = join_lines(log.lines, 0, log.lines.size());
     ReplayFixture fx;
     fx.replay_text(text, until_s(log.until));
     const std::string once = fx.dump();
@@ -118,7 +100,7 @@ TEST_CASE("Settled seconds per instance equal the seconds its compute ran", "[re
     o.days = 4;
     const auto log = LogGenerator(o).generate();
     ReplayFixture fx;
-    const auto r = fx.replay_text(join(log.lines, 0, log.lines.size()), until_s(log.until));
+    const auto r = fx.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
     REQUIRE(r.rejected == 0);
     for (const auto& [key, intervals] : log.accrual) {
       const auto slash = key.find('/');
@@ -141,9 +123,9 @@ TEST_CASE("Settled seconds per instance equal the seconds its compute ran", "[re
 TEST_CASE("Sum of billed minus sum of exact equals the sum of rounding, exactly",
           "[replay][property]") {
   for (std::uint64_t seed : {21u, 22u, 23u}) {
-    const auto log = LogGenerator(mixed(seed)).generate();
+    const auto log = LogGenerator(mixed_generator(seed)).generate();
     ReplayFixture fx;
-    fx.replay_text(join(log.lines, 0, log.lines.size()), until_s(log.until));
+    fx.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
     SQLite::Statement q(fx.sql(),
                         "SELECT currency, repeat, exact_amount, billed_amount, rounding, "
                         "total_exact, total_billed FROM charge");
@@ -184,9 +166,9 @@ TEST_CASE("Every monthly statement of a generated log reconciles", "[replay][pro
   // statement's movements must add up from its opening to its closing balance, and every
   // top-up, order and refund must show the balance the engine had then.
   for (std::uint64_t seed : {31u, 32u, 33u}) {
-    const auto log = LogGenerator(mixed(seed)).generate();
+    const auto log = LogGenerator(mixed_generator(seed)).generate();
     ReplayFixture fx;
-    fx.replay_text(join(log.lines, 0, log.lines.size()), until_s(log.until));
+    fx.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
     const auto first = date::year_month_day{date::floor<date::days>(
         date::sys_seconds{std::chrono::seconds{fx.count("SELECT MIN(time) FROM event")}})};
     const auto last = date::year_month_day{

@@ -58,6 +58,45 @@ ReplayReport replay_logs(Database& db, const std::vector<std::string>& paths,
 ReplayReport replay_logs(Database& db, const Catalog& catalog,
                          const std::vector<std::string>& paths, const ReplayOptions& options = {});
 
+// Rebuilding accounts from the events stored by earlier replays: their charges, balance
+// movements, state history and rule rejects are deleted and computed again, applying the stored
+// events (but void ones) in the order they were stored and settling at the points the replays
+// did (each run's end; migration 0006), so that a rebuild of an unchanged database writes the
+// same rows as the replays did. For a way back from a mistake: void the events, or import the
+// right prices, then rebuild.
+struct RebuildOptions {
+  // The accounts to rebuild; empty: every account, and the replay clock is recomputed from the
+  // events that are not void (a void event can no longer hold it up). With accounts named, the
+  // replay clock stays where it is.
+  std::vector<std::string> accounts;
+  // Settle up to at least this instant at the end.
+  std::optional<Instant> until;
+  // The time guards of ReplayOptions.
+  std::optional<Instant> not_after;
+  std::chrono::seconds max_settlement_step = std::chrono::days{400};
+  bool allow_long_settlement = false;
+};
+
+struct RebuildReport {
+  std::vector<std::string> accounts;  // rebuilt, sorted
+  ReplayReport replay;                // events re-applied, applied, rejected, rows, clock
+  std::optional<Instant> clock_before;
+  std::int64_t void_events = 0;  // stored events of these accounts left out as void
+};
+
+// Rebuilds in one transaction (all or nothing). Throws NotFound for an account with no stored
+// event, InputError from the time guards, StoreError on database failures.
+RebuildReport rebuild_accounts(Database& db, const RebuildOptions& options = {});
+RebuildReport rebuild_accounts(Database& db, const Catalog& catalog, const RebuildOptions& options);
+
+// Declares the events `event_ids` of `account` void, giving `reason` (required), and rebuilds
+// in the same transaction: the account alone when every replay's clock stays where it was, else
+// every account (a void event moved the replay clock). Throws NotFound for an unknown event,
+// InputError for an event already void or an empty reason.
+RebuildReport void_events(Database& db, const std::string& account,
+                          const std::vector<std::string>& event_ids, const std::string& reason,
+                          const RebuildOptions& options = {});
+
 // One change of an instance's state written by replay (table instance_state): running, stopped,
 // arrears_stopped, recycle_bin, destroyed; `reason` starts with what caused it (create, start,
 // stop, resize, renewal, auto_renewal, auto_renewal_failed, expiry, arrears, arrears_cleared,
