@@ -363,8 +363,12 @@ int run_explain(const Globals& globals, const ExplainArgs& args) {
   for (const auto& step : x.arithmetic) arithmetic.add_row({step});
   sections.emplace_back("arithmetic", std::move(arithmetic));
   std::vector<std::pair<std::string, std::string>> check = {
-      {"derivation", std::string(to_string(x.derivation))},
+      {"derivation", std::string(to_string(x.derivation)) +
+                         (x.superseded.empty() ? "" : " (with the price row it used)")},
       {"consistent", x.consistent() ? "yes" : "NO"}};
+  for (std::size_t i = 0; i < x.superseded.size(); ++i) {
+    check.emplace_back("superseded " + std::to_string(i + 1), x.superseded[i]);
+  }
   for (std::size_t i = 0; i < x.mismatches.size(); ++i) {
     check.emplace_back("mismatch " + std::to_string(i + 1), x.mismatches[i]);
   }

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "catalog_settled.hpp"
 #include "catalog_store.hpp"
 #include "embedded_data.hpp"
 #include "gpubill/errors.hpp"
@@ -43,6 +44,7 @@ ImportReport import_json(Database& database, const std::string& path, bool commi
     if (commit) write_catalog_data(db, data);
     ImportReport report = count_rows(data);
     report.file = path;
+    if (commit) report.notes = settled_charges_affected(db, data.prices);
     return report;
   });
 }
@@ -74,6 +76,11 @@ ImportReport import_skypilot(Database& database, const std::string& path,
     ImportReport report = count_rows(result.data);
     report.file = path;
     report.notes = std::move(result.notes);
+    if (commit) {
+      for (auto& n : settled_charges_affected(db, result.data.prices)) {
+        report.notes.push_back(std::move(n));
+      }
+    }
     return report;
   });
 }

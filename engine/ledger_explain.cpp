@@ -285,6 +285,57 @@ std::string_view to_string(Derivation d) noexcept {
   return "not_derivable";
 }
 
+// The row of the price table in force at `t` in `region` for the key (provider, subject, mode)
+// of row `used`: a row for the region wins over an every-region row, then the latest
+// effective_from (Catalog::price_at's rule).
+std::optional<std::int64_t> row_in_force(SQLite::Database& db, std::int64_t used,
+                                         const std::string& region, Instant t) {
+  SQLite::Statement q(db,
+                      "SELECT p.id FROM price u JOIN price p ON p.provider = u.provider AND "
+                      "p.subject_kind = u.subject_kind AND p.subject = u.subject AND "
+                      "p.mode = u.mode AND (p.region = ?2 OR p.region = '') WHERE u.id = ?1 "
+                      "AND p.effective_from <= ?3 AND (p.effective_to IS NULL OR "
+                      "p.effective_to > ?3) ORDER BY p.region = '', p.effective_from DESC LIMIT 1");
+  q.bind(1, static_cast<int64_t>(used));
+  q.bind(2, region);
+  q.bind(3, static_cast<int64_t>(t.time_since_epoch().count()));
+  if (!q.executeStep()) return std::nullopt;
+  return q.getColumn(0).getInt64();
+}
+
+// Rows of the used row's key that are in force for part of the line's period and would price it
+// there now: each is in force (by the rule above) at the later of the line's start and its own
+// effective_from. One sentence per row.
+std::vector<std::string> superseding_rows(SQLite::Database& db, std::int64_t used,
+                                          const ChargeLine& c) {
+  std::vector<std::string> out;
+  const auto seconds = [](Instant t) { return static_cast<int64_t>(t.time_since_epoch().count()); };
+  SQLite::Statement q(db,
+                      "SELECT p.id, p.effective_from FROM price u JOIN price p ON "
+                      "p.provider = u.provider AND p.subject_kind = u.subject_kind AND "
+                      "p.subject = u.subject AND p.mode = u.mode AND (p.region = ?2 OR "
+                      "p.region = '') WHERE u.id = ?1 AND p.id <> ?1 AND p.effective_from < ?4 "
+                      "AND (p.effective_to IS NULL OR p.effective_to > ?3) ORDER BY "
+                      "p.effective_from, p.id");
+  q.bind(1, static_cast<int64_t>(used));
+  q.bind(2, c.region);
+  q.bind(3, seconds(c.period_start));
+  q.bind(4, seconds(c.period_end));
+  std::vector<std::pair<std::int64_t, std::int64_t>> candidates;
+  while (q.executeStep()) {
+    candidates.emplace_back(q.getColumn(0).getInt64(), q.getColumn(1).getInt64());
+  }
+  for (const auto& [id, from] : candidates) {
+    const Instant at = std::max(c.period_start, Instant{std::chrono::seconds{from}});
+    if (row_in_force(db, used, c.region, at) != id) continue;
+    out.push_back("price row " + std::to_string(id) + " is in force from " + format_instant(at) +
+                  " within this line instead of row " + std::to_string(used) +
+                  " (imported after it was settled): `gpubill rebuild --account " + c.account +
+                  "` would re-price it");
+  }
+  return out;
+}
+
 ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
   auto line = find_charge(db, charge_id);
   if (!line) throw NotFound("no charge with id " + std::to_string(charge_id));
@@ -299,6 +350,9 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
         x.mismatches.push_back("price row " + std::string(price_table_for(c.component)) + " " +
                                std::to_string(*c.price_id) + " is not in the catalog");
       }
+    }
+    if (x.price && x.price->table == "price") {
+      x.superseded = superseding_rows(sql, x.price->id, c);
     }
     if (c.policy_id) {
       x.policy = read_policy(sql, *c.policy_id);

@@ -266,6 +266,10 @@ struct ChargeExplanation {
   // per-settlement × repeat, unit price ≠ the price row's amount, a referenced row missing.
   std::vector<std::string> mismatches;
   bool consistent() const noexcept { return mismatches.empty(); }
+  // Price rows now in force for the line's period instead of the one it used (imported after
+  // the line was settled): the derivation holds for the row used, but `gpubill rebuild` would
+  // re-price the line.
+  std::vector<std::string> superseded;
 };
 
 // Everything that justifies a charge line. Throws NotFound when there is no such charge.
