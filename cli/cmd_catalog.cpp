@@ -332,6 +332,10 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
 }  // namespace
 
 Database Globals::open_database() const {
+  if (db_path && db_path->empty()) {
+    // An empty path is a private temporary database for SQLite: everything would be lost.
+    throw Error("--db is empty: give the database file");
+  }
   const char* env_db = std::getenv("GPUBILL_DB");
   const std::string path =
       resolve_database_path(db_path, env_db, std::getenv("XDG_DATA_HOME"), std::getenv("HOME"));

@@ -1,5 +1,7 @@
 #include "gpubill/input_file.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -19,8 +21,10 @@ void check_input_file(const std::string& path) {
   if (status.type() == std::filesystem::file_type::directory) {
     throw InputError(path, "", "", "is a directory, not a file");
   }
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) throw InputError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
+  // access(), not a trial open: opening a named pipe twice would wait for a second writer.
+  if (::access(path.c_str(), R_OK) != 0) {
+    throw InputError(path, "", "", std::string("cannot open: ") + std::strerror(errno));
+  }
 }
 
 std::string read_input_file(const std::string& path, std::size_t max_bytes) {

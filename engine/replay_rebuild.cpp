@@ -113,12 +113,18 @@ std::map<std::pair<std::string, std::int64_t>, std::string> rule_reject_lines(
 }
 
 void delete_derived_rows(SQLite::Database& db) {
-  const char* in_targets = " WHERE account IN (SELECT account FROM rebuild_target)";
-  for (const char* table : {"balance_movement", "charge", "instance_state", "account_state"}) {
-    db.exec(std::string("DELETE FROM ") + table + in_targets);
+  // Whole statements, not pieced together (GCC 12 misreads the concatenation, -Warray-bounds).
+  for (const char* sql : {
+           "DELETE FROM balance_movement WHERE account IN (SELECT account FROM rebuild_target)",
+           "DELETE FROM charge WHERE account IN (SELECT account FROM rebuild_target)",
+           "DELETE FROM instance_state WHERE account IN (SELECT account FROM rebuild_target)",
+           "DELETE FROM account_state WHERE account IN (SELECT account FROM rebuild_target)",
+           "DELETE FROM reject WHERE kind = 'rule' AND account IN (SELECT account FROM "
+           "rebuild_target)",
+           "UPDATE event SET status = 'applied' WHERE account IN (SELECT account FROM "
+           "rebuild_target)"}) {
+    db.exec(sql);
   }
-  db.exec(std::string("DELETE FROM reject") + in_targets + " AND kind = 'rule'");
-  db.exec(std::string("UPDATE event SET status = 'applied'") + in_targets);
 }
 
 RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalog,

@@ -2,9 +2,14 @@
 // refused, and the same log reached by different spellings of its path.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
 #include <filesystem>
 
 #include "cli_run.hpp"
+#include "gpubill/db.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/input_file.hpp"
 #include "gpubill/workload.hpp"
@@ -59,4 +64,41 @@ TEST_CASE("a replay that applies none of its events fails", "[input][files][cli]
       "\n");
   CHECK(run_cli("replay " + good + db).status == 0);
   CHECK(run_cli("replay " + good + db).status == 0);
+}
+
+TEST_CASE("another program's SQLite file is not taken over", "[input][files][store]") {
+  TempDir dir;
+  const std::string path = dir.file("notes.db");
+  {
+    SQLite::Database other(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    other.exec("CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT)");
+  }
+  const auto size = std::filesystem::file_size(path);
+  CHECK_THROWS_WITH(Database::open(path),
+                    "database '" + path +
+                        "' is an SQLite file of another program (it has tables but no gpubill "
+                        "schema version); give gpubill a file of its own");
+  CHECK(std::filesystem::file_size(path) == size);
+  // Before: `gpubill --db notes.db charges` wrote gpubill's schema and 6.9 MB of catalog into it.
+  const auto r = run_cli("charges --db " + path);
+  CHECK(r.status == 1);
+}
+
+TEST_CASE("an empty --db is refused", "[input][files][cli]") {
+  // SQLite takes "" for a private temporary database: a replay into it was lost silently.
+  const auto r = run_cli("--db '' charges");
+  CHECK(r.status == 1);
+  CHECK(r.output == "gpubill: --db is empty: give the database file\n");
+}
+
+TEST_CASE("a log read from a named pipe is read once", "[input][files][cli]") {
+  TempDir dir;
+  const std::string fifo = dir.file("pipe.jsonl");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string line =
+      R"({"id":"t1","time":"2019-03-01T09:00:00+08:00","type":"topup","account":"p","amount":"1","currency":"CNY"})";
+  // Opening the file twice (a trial open, then the read) waited for a second writer forever.
+  const auto r = run_cli("replay --format json " + fifo + " --db " + dir.file("t.db") +
+                         " & printf '%s\\n' '" + line + "' > " + fifo + "; wait");
+  CHECK(r.output.find(R"("applied": "1")") != std::string::npos);
 }

@@ -1,0 +1,165 @@
+// The bad-input corpus (tests/data/bad-inputs/cases.jsonl): each case runs the gpubill CLI on
+// malformed or hostile input against a database holding the bundled catalog and a replayed
+// log, and checks the exit status, the exact error message, and that the database did not
+// change. Case format: tests/data/bad-inputs/README.md.
+#include <catch2/catch.hpp>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "temp_dir.hpp"
+
+using gpubill::testing::TempDir;
+using json = nlohmann::json;
+
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
+    s.replace(at, from.size(), to);
+  }
+  return s;
+}
+
+// Messages about "now" name the wall clock: compared without it.
+std::string without_now(const std::string& s) {
+  static const std::regex now(R"(later than \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(now plus)");
+  return std::regex_replace(s, now, "later than {now} (now plus");
+}
+
+std::string from_hex(const std::string& hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  }
+  return out;
+}
+
+// Every table's rows, in rowid order: what a failed command must leave as it was.
+std::string dump(const std::string& db_path) {
+  SQLite::Database db(db_path, SQLite::OPEN_READONLY);
+  std::string out;
+  std::vector<std::string> tables;
+  {
+    SQLite::Statement q(db,
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                        "'sqlite_%' ORDER BY name");
+    while (q.executeStep()) tables.push_back(q.getColumn(0).getString());
+  }
+  for (const auto& t : tables) {
+    SQLite::Statement q(db, "SELECT * FROM \"" + t + "\"");
+    while (q.executeStep()) {
+      out += t;
+      for (int c = 0; c < q.getColumnCount(); ++c) {
+        out += '|';
+        out += q.getColumn(c).isNull() ? "NULL" : q.getColumn(c).getString();
+      }
+      out += '\n';
+    }
+  }
+  return out + "user_version|" + std::to_string(db.execAndGet("PRAGMA user_version").getInt());
+}
+
+// A database with the bundled catalog and the tencent-gn8 sample replayed, made once.
+const std::string& template_db() {
+  static TempDir dir;
+  static const std::string path = [] {
+    const std::string p = dir.file("template.db");
+    const std::string command =
+        shell_quote(GPUBILL_CLI_PATH) + " --db " + shell_quote(p) + " replay " +
+        shell_quote(std::string(GPUBILL_SOURCE_DIR) + "/fixtures/logs/tencent-gn8.jsonl") +
+        " --until 2019-04-01T00:00:00+08:00 >/dev/null 2>&1";
+    REQUIRE(std::system(command.c_str()) == 0);
+    SQLite::Database db(p, SQLite::OPEN_READWRITE);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    return p;
+  }();
+  return path;
+}
+
+struct Outcome {
+  int status = -1;
+  std::string err;
+};
+
+Outcome run(const std::string& command, const std::string& err_file) {
+  const int raw = std::system((command + " >/dev/null 2>" + shell_quote(err_file)).c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_all(err_file)};
+}
+
+}  // namespace
+
+TEST_CASE("the bad-input corpus: exact errors and an unchanged database", "[input][corpus][cli]") {
+  std::ifstream cases(std::string(GPUBILL_SOURCE_DIR) + "/tests/data/bad-inputs/cases.jsonl");
+  REQUIRE(cases);
+  std::string line;
+  std::size_t count = 0;
+  while (std::getline(cases, line)) {
+    if (line.empty()) continue;
+    const json c = json::parse(line);
+    ++count;
+    const std::string name = c.at("name");
+    DYNAMIC_SECTION(name) {
+      TempDir dir;
+      const std::string d = dir.path().string();
+      const json none = json::object();
+      const json& files = c.contains("files") ? c["files"] : none;
+      const json& hex_files = c.contains("files_hex") ? c["files_hex"] : none;
+      const json& env = c.contains("env") ? c["env"] : none;
+      for (auto it = files.begin(); it != files.end(); ++it) {
+        dir.write(it.key(), it.value().get<std::string>());
+      }
+      for (auto it = hex_files.begin(); it != hex_files.end(); ++it) {
+        dir.write(it.key(), from_hex(it.value().get<std::string>()));
+      }
+      const bool no_db = c.value("no_db", false);
+      const std::string db = dir.file("t.db");
+      if (!no_db) std::filesystem::copy_file(template_db(), db);
+      const std::string before = no_db ? "" : dump(db);
+
+      std::string command;
+      for (auto it = env.begin(); it != env.end(); ++it) {
+        command += it.key() + "=" + shell_quote(it.value().get<std::string>()) + " ";
+      }
+      command += shell_quote(GPUBILL_CLI_PATH);
+      for (const auto& a : c.at("args")) {
+        command += " " + shell_quote(replace_all(a.get<std::string>(), "{dir}", d));
+      }
+      if (!no_db) command += " --db " + shell_quote(db);
+      const Outcome got = run(command, dir.file("stderr.txt"));
+      INFO(command);
+      CHECK(got.status == c.at("exit").get<int>());
+      CHECK(without_now(replace_all(got.err, d, "{dir}")) ==
+            without_now(c.at("stderr").get<std::string>()));
+      if (!no_db) CHECK(dump(db) == before);
+    }
+  }
+  CHECK(count >= 150);
+}
