@@ -11,9 +11,6 @@ namespace gpubill {
 
 namespace {
 
-constexpr BillingMode kModes[] = {BillingMode::payg, BillingMode::prepaid, BillingMode::spot,
-                                  BillingMode::reserved_1y, BillingMode::reserved_3y};
-
 using Rows = std::vector<const PriceRow*>;
 
 // One rentable offer: its price subjects (host or instance; GPU for host + N × GPU).

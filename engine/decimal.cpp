@@ -9,8 +9,6 @@ namespace gpubill {
 
 namespace {
 
-constexpr int128_t kOne = Decimal::kOne;
-
 constexpr int128_t pow10(int n) {
   int128_t p = 1;
   for (int i = 0; i < n; ++i) p *= 10;

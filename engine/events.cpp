@@ -229,7 +229,8 @@ struct JsonValue {
   std::string decoded;    // string text when it had escapes
   bool escaped = false;
   bool flag = false;
-  std::vector<std::pair<std::string, JsonValue>> members;
+  struct Member;  // defined below: a pair holding the incomplete JsonValue fails in clang
+  std::vector<Member> members;
   std::vector<JsonValue> items;
   std::string_view str() const { return escaped ? std::string_view(decoded) : text; }
   const char* kind_name() const {
@@ -249,6 +250,11 @@ struct JsonValue {
     }
     return "?";
   }
+};
+
+struct JsonValue::Member {
+  std::string key;
+  JsonValue value;
 };
 
 class JsonReader {
@@ -422,8 +428,8 @@ class JsonReader {
         skip_ws();
         if (pos_ >= s_.size() || s_[pos_] != ':') syntax("expected ':'");
         ++pos_;
-        v.members.emplace_back(std::string(key.str()), JsonValue{});
-        parse_value(v.members.back().second, depth + 1);
+        v.members.push_back({std::string(key.str()), JsonValue{}});
+        parse_value(v.members.back().value, depth + 1);
         skip_ws();
         if (pos_ < s_.size() && s_[pos_] == ',') {
           ++pos_;

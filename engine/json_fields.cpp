@@ -138,6 +138,9 @@ json parse_document(std::string_view text, const std::string& file) {
                      syntax_reason(e.what()));
   } catch (const DuplicateKey& d) {
     throw InputError(file, d.pointer, d.key, "duplicate field (a key may appear once per object)");
+  } catch (const json::out_of_range&) {
+    // A number beyond a double's range (1e400): the parser gives no position for it.
+    throw InputError(file, "", "", "a number is out of range (larger than about 1.8e308)");
   }
 }
 

@@ -231,7 +231,8 @@ class Converter {
   RegionPrices with_builtin_gpus(SkyPilotImport& out, const std::string& type,
                                  const std::string& region, const RegionPrices& host,
                                  const std::pair<std::string, Decimal>& gpus) const {
-    const auto& [gpu, count] = gpus;
+    const std::string& gpu = gpus.first;  // not a structured binding: clang 14 cannot capture one
+    const Decimal& count = gpus.second;
     RegionPrices sum;
     sum.first_line = host.first_line;
     const RegionPrices* per_gpu = nullptr;

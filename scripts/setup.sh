@@ -9,6 +9,8 @@ packages=(
   nlohmann-json3-dev catch2 libcli11-dev libfmt-dev
   libbenchmark-dev
   clang-format
+  clang libclang-rt-14-dev  # the sanitizer build and libFuzzer (scripts/test.sh --sanitize)
+  ccache                    # rebuilds compile only what changed
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

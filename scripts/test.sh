@@ -2,13 +2,17 @@
 # Installs dependencies, builds gpubill and runs the whole test suite.
 #   scripts/test.sh            — the normal build (warnings are errors)
 #   scripts/test.sh --sanitize — the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#                                (clang), plus a minute of libFuzzer per fuzz target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build
 flags=(-DGPUBILL_WERROR=ON)
 if [ "${1:-}" = "--sanitize" ]; then
-  build=build-asan
-  flags+=(-DGPUBILL_SANITIZE=ON -DGPUBILL_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug)
+  # One clang build serves AddressSanitizer, UndefinedBehaviorSanitizer and the libFuzzer
+  # targets (each fuzzed for a minute by CTest, label "fuzz"). -O1 keeps the tests quick.
+  build=build-sanitize
+  flags=(-DCMAKE_CXX_COMPILER=clang++ -DGPUBILL_SANITIZE=ON -DGPUBILL_FUZZ=ON
+         -DGPUBILL_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1")
 fi
 scripts/setup.sh
 cmake -S . -B "$build" "${flags[@]}" >/dev/null

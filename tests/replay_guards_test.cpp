@@ -74,7 +74,7 @@ TEST_CASE("an event time before the catalog's first price is refused", "[replay]
                                       "catalog's first price ("));
 }
 
-TEST_CASE("--until after now plus the margin is refused", "[replay][guards]") {
+TEST_CASE("an --until after now plus the margin is refused", "[replay][guards]") {
   ReplayFixture f;
   ReplayOptions o = now_is("2026-11-30T00:00:00Z");
   o.until = parse_instant("9999-12-31T00:00:00Z");

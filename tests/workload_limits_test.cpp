@@ -6,6 +6,7 @@
 
 #include "cli_run.hpp"
 #include "gpubill/catalog.hpp"
+#include "gpubill/catalog_import.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/rules.hpp"
 #include "gpubill/workload.hpp"
@@ -128,4 +129,13 @@ TEST_CASE("a prepaid plan for 13,888,889 months is a few distinct terms", "[rule
   CHECK(cover.length == 13'888'889);
   CHECK(cover.cost == Decimal(231'480 * 30 + 24 + 18 + 5));
   CHECK(cover.items == 231'483);
+}
+
+TEST_CASE("a JSON number beyond a double's range is an input error", "[workload][limits]") {
+  // Found by fuzz_workload and fuzz_catalog_json: nlohmann's out_of_range escaped as an
+  // internal error (exit 2).
+  CHECK_THROWS_WITH(parse_workload_json(R"({"duration":{"hours":5E45555}})", "w.json"),
+                    "w.json: a number is out of range (larger than about 1.8e308)");
+  CHECK_THROWS_AS(parse_catalog_json(R"({"format":"gpubill-catalog/1","x":1e999})", "c.json"),
+                  InputError);
 }
