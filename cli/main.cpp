@@ -35,10 +35,10 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : 0;
   } catch (const gpubill::Error& e) {
-    std::cerr << "gpubill: " << e.what() << "\n";
+    std::cerr << "gpubill: " << printable(e.what()) << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "gpubill: internal error: " << e.what() << "\n";
+    std::cerr << "gpubill: internal error: " << printable(e.what()) << "\n";
     return 2;
   }
 }

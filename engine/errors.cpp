@@ -1,5 +1,7 @@
 #include "gpubill/errors.hpp"
 
+#include "text_check.hpp"
+
 namespace gpubill {
 
 namespace {
@@ -20,5 +22,9 @@ InputError::InputError(std::string file, std::string place, std::string field,
       place_(std::move(place)),
       field_(std::move(field)),
       reason_(reason) {}
+
+std::string printable(std::string_view message) {
+  return text_check::escaped(message);
+}
 
 }  // namespace gpubill

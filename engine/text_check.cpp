@@ -42,6 +42,36 @@ std::string hex(std::uint32_t cp) {
 
 }  // namespace
 
+std::string escaped(std::string_view text) {
+  static const char* digits = "0123456789ABCDEF";
+  const auto hex_byte = [](std::string& out, unsigned char b) {
+    out += "\\x";
+    out += digits[b >> 4];
+    out += digits[b & 0xF];
+  };
+  std::string out;
+  out.reserve(text.size());
+  std::uint32_t cp = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t len = decode(text, i, cp);
+    if (len == 0) {
+      hex_byte(out, static_cast<unsigned char>(text[i]));
+      ++i;
+      continue;
+    }
+    const bool control = (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7F && cp <= 0x9F);
+    for (std::size_t k = 0; k < len; ++k) {
+      if (control) {
+        hex_byte(out, static_cast<unsigned char>(text[i + k]));
+      } else {
+        out += text[i + k];
+      }
+    }
+    i += len;
+  }
+  return out;
+}
+
 std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
   std::uint32_t cp = 0;
   for (std::size_t i = 0; i < text.size();) {

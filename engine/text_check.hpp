@@ -20,6 +20,11 @@ constexpr std::size_t kMaxTextBytes = 4096;
 // or longer than `max_bytes`.
 std::optional<std::string> problem(std::string_view text, std::size_t max_bytes);
 
+// `text` with every control character but tab and newline, and every byte that is not part of
+// valid UTF-8, written as \xHH: safe to print on a terminal (an escape sequence in a log line
+// would otherwise reach it through an error message quoting the line).
+std::string escaped(std::string_view text);
+
 // Only the UTF-8 check: the byte offset of the first invalid sequence, or nullopt.
 std::optional<std::size_t> invalid_utf8_at(std::string_view text);
 

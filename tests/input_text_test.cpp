@@ -122,3 +122,14 @@ TEST_CASE("an instance named like a formula is neutralised in CSV and FOCUS expo
   CHECK(r.output.find("'@acct") != std::string::npos);
   CHECK(r.output.find(",@acct") == std::string::npos);
 }
+
+TEST_CASE("error messages quoting input escape control characters and bad bytes",
+          "[input][text][cli]") {
+  CHECK(printable("unknown GPU 'V100\x1b[2J'") == "unknown GPU 'V100\\x1B[2J'");
+  CHECK(printable("a\rb\x7f\xff\xc2\x85 é\tx\n") == "a\\x0Db\\x7F\\xFF\\xC2\\x85 é\tx\n");
+  // A terminal escape in a flag reached the terminal through the error message.
+  const auto r = run_cli("quote --gpu \"$(printf 'V100\\033[2J')\" --hours 5 --db :memory:");
+  CHECK(r.status == 1);
+  CHECK(r.output.find('\x1b') == std::string::npos);
+  CHECK(r.output.find("V100\\x1B[2J") != std::string::npos);
+}

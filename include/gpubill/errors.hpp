@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace gpubill {
 
@@ -55,5 +56,10 @@ class InputError : public Error {
  private:
   std::string file_, place_, field_, reason_;
 };
+
+// A message for a terminal: control characters (but tab and newline) and bytes that are not
+// UTF-8 written as \xHH. Error messages quote input, and input may hold escape sequences.
+// Never throws (but std::bad_alloc).
+std::string printable(std::string_view message);
 
 }  // namespace gpubill
