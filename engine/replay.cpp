@@ -16,10 +16,9 @@ using replay_detail::Driver;
 ReplayReport replay_logs(Database& db, const Catalog& catalog,
                          const std::vector<std::string>& paths, const ReplayOptions& options) {
   if (options.until && options.not_after && *options.until > *options.not_after) {
-    throw InputError("--until", "", "",
-                     format_instant(*options.until) + " is later than " +
-                         format_instant(*options.not_after) +
-                         " (now plus the allowed margin); check the year");
+    throw InputError(
+        "--until", "", "",
+        replay_detail::later_than_allowed(*options.until, *options.not_after) + "; check the year");
   }
   auto& sql = sqlite(db);
   try {

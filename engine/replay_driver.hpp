@@ -24,6 +24,13 @@ namespace gpubill::replay_detail {
 
 using replay::Seconds;
 
+// "T is later than N (now plus the allowed margin)": the time guard's words, for event times,
+// --until and a rebuild's clock alike.
+inline std::string later_than_allowed(Instant t, Instant not_after) {
+  return format_instant(t) + " is later than " + format_instant(not_after) +
+         " (now plus the allowed margin)";
+}
+
 class Driver {
  public:
   Driver(SQLite::Database& db, const Catalog& catalog, const ReplayOptions& options)
@@ -139,11 +146,7 @@ class Driver {
                std::int64_t line, const std::string& raw) {
     const UsageEvent ev = parse_event_json(payload, file, line);
     ++report.events_read;
-    const Seconds t = replay::to_seconds(ev.time);
-    if (!max_seen_ || t > *max_seen_) {
-      max_seen_ = t;
-      max_seen_where_ = file + ":" + std::to_string(line);
-    }
+    note_latest(replay::to_seconds(ev.time), file, line);
     canonical_path_ = file;
     evaluate(ev, seq, file, line, raw);
   }
@@ -179,10 +182,7 @@ class Driver {
   void apply(const UsageEvent& ev, const std::string& path, std::int64_t line,
              const std::string& raw) {
     const Seconds t = replay::to_seconds(ev.time);
-    if (!max_seen_ || t > *max_seen_) {
-      max_seen_ = t;
-      max_seen_where_ = path + ":" + std::to_string(line);
-    }
+    note_latest(t, path, line);
     payload_ = to_json(ev);
     const std::string type(to_string(ev.type));
     auto& q = insert_event_;
@@ -254,6 +254,14 @@ class Driver {
     add_reject("malformed", path, line, "", "", std::nullopt, e.field(), e.reason(), raw);
   }
 
+  // Keeps the latest event time seen and where it was, for the message of a long settlement.
+  void note_latest(Seconds t, const std::string& file, std::int64_t line) {
+    if (!max_seen_ || t > *max_seen_) {
+      max_seen_ = t;
+      max_seen_where_ = file + ":" + std::to_string(line);
+    }
+  }
+
   // Why an event time cannot be right, if it cannot.
   std::optional<std::string> implausible_time(Instant time) const {
     const Seconds t = replay::to_seconds(time);
@@ -263,8 +271,7 @@ class Driver {
              "): nothing could be billed then; check the year";
     }
     if (options_.not_after && time > *options_.not_after) {
-      return format_instant(time) + " is later than " + format_instant(*options_.not_after) +
-             " (now plus the allowed margin); check the year";
+      return later_than_allowed(time, *options_.not_after) + "; check the year";
     }
     return std::nullopt;
   }

@@ -114,15 +114,15 @@ std::map<std::pair<std::string, std::int64_t>, std::string> rule_reject_lines(
 
 void delete_derived_rows(SQLite::Database& db) {
   // Whole statements, not pieced together (GCC 12 misreads the concatenation, -Warray-bounds).
-  for (const char* sql : {
-           "DELETE FROM balance_movement WHERE account IN (SELECT account FROM rebuild_target)",
-           "DELETE FROM charge WHERE account IN (SELECT account FROM rebuild_target)",
-           "DELETE FROM instance_state WHERE account IN (SELECT account FROM rebuild_target)",
-           "DELETE FROM account_state WHERE account IN (SELECT account FROM rebuild_target)",
-           "DELETE FROM reject WHERE kind = 'rule' AND account IN (SELECT account FROM "
-           "rebuild_target)",
-           "UPDATE event SET status = 'applied' WHERE account IN (SELECT account FROM "
-           "rebuild_target)"}) {
+  for (const char* sql :
+       {"DELETE FROM balance_movement WHERE account IN (SELECT account FROM rebuild_target)",
+        "DELETE FROM charge WHERE account IN (SELECT account FROM rebuild_target)",
+        "DELETE FROM instance_state WHERE account IN (SELECT account FROM rebuild_target)",
+        "DELETE FROM account_state WHERE account IN (SELECT account FROM rebuild_target)",
+        "DELETE FROM reject WHERE kind = 'rule' AND account IN (SELECT account FROM "
+        "rebuild_target)",
+        "UPDATE event SET status = 'applied' WHERE account IN (SELECT account FROM "
+        "rebuild_target)"}) {
     db.exec(sql);
   }
 }
@@ -148,10 +148,10 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
     final_clock = std::max(final_clock.value_or(until), until);
   }
   if (final_clock && options.not_after && replay::to_instant(*final_clock) > *options.not_after) {
-    throw InputError(options.until ? "--until" : "the stored events", "", "",
-                     format_instant(replay::to_instant(*final_clock)) + " is later than " +
-                         format_instant(*options.not_after) +
-                         " (now plus the allowed margin); void the event or check the year");
+    throw InputError(
+        options.until ? "--until" : "the stored events", "", "",
+        replay_detail::later_than_allowed(replay::to_instant(*final_clock), *options.not_after) +
+            "; void the event or check the year");
   }
 
   fill_targets(db, report.accounts);
