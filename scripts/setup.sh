@@ -7,6 +7,7 @@ packages=(
   libsqlite3-dev sqlite3 libsqlitecpp-dev
   libhowardhinnant-date-dev tzdata
   nlohmann-json3-dev catch2 libcli11-dev libfmt-dev
+  libsimdjson-dev           # the usage-log reader: validates UTF-8 and JSON structure
   libbenchmark-dev
   clang-format
   clang libclang-rt-14-dev  # the sanitizer build and libFuzzer (scripts/test.sh --sanitize)
