@@ -75,7 +75,9 @@ int main(int argc, char** argv) {
     const char* type;
   };
   const Offer payg_offers[] = {{"tencent", "ap-guangzhou", "GN8.LARGE56"},
-                               {"tencent", "ap-guangzhou", "GN7.2XLARGE32"},
+                               // GN7 (T4) is priced only from 2019-10-16: its creates
+                               // in 2019-01 were all rejected, with every later event.
+                               {"tencent", "ap-guangzhou", "GN10.2XLARGE40"},
                                {"tencent", "ap-guangzhou", "GN10X.2XLARGE40"}};
   std::vector<Event> events;
   events.reserve(static_cast<std::size_t>(instances * (2 * days + 2) + accounts * days));

@@ -415,7 +415,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
   } else {
     at = latest_price_date(db);
   }
-  const Catalog catalog = at ? Catalog::load_around(db, *at) : Catalog::load(db);
+  const Catalog catalog = at ? load_quote_catalog(db, *at, spec) : Catalog::load(db);
   const QuoteEngine engine(catalog);
   const ResolvedWorkload w = resolve_workload(std::move(spec), catalog);
   QuoteOptions options;

@@ -111,6 +111,7 @@ Catalog::Catalog(CatalogData data) : data_(std::move(data)) {
   }
   for (std::size_t i = 0; i < data_.prices.size(); ++i) {
     const auto& p = data_.prices[i];
+    if (p.key_only) continue;  // no amount: never a price
     price_index_[price_key(p.provider, p.subject_kind, p.subject, p.mode)].push_back(i);
   }
   for (std::size_t i = 0; i < data_.policies.size(); ++i) {

@@ -5,8 +5,10 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "gpubill/errors.hpp"
 #include "store.hpp"
@@ -214,81 +216,148 @@ void read_prices(SQLite::Database& db, CatalogData& out) {
   while (q.executeStep()) out.prices.push_back(price_row(q));
 }
 
-// The ids of the rows Catalog::load_around keeps, in one pass over the key index: per key, the
-// rows in force at t; when none is, the last row that ended before t and the first that starts
-// after it (for the reason a price is missing). Only integers and key text are read here.
-std::vector<std::int64_t> price_ids_around(SQLite::Database& db, std::int64_t t) {
+// Which price subjects a narrowed load reads in full: the instance types that have one of the
+// GPUs built in or can take one, and those GPUs' own rows. Keys are "provider|kind|subject".
+std::unordered_set<std::string> subjects_for(const CatalogData& data,
+                                             const std::set<std::string>& gpu_ids) {
+  const auto key = [](std::string_view provider, std::string_view kind, std::string_view subject) {
+    std::string k(provider);
+    k += '|';
+    k += kind;
+    k += '|';
+    k += subject;
+    return k;
+  };
+  std::unordered_set<std::string> out;
+  for (const auto& it : data.instance_types) {
+    bool takes = gpu_ids.count(it.gpu) > 0;
+    for (const auto& a : it.attachable) {
+      if (gpu_ids.count(a.gpu)) {
+        takes = true;
+        out.insert(key(it.provider, "gpu", a.gpu));
+      }
+    }
+    if (takes) out.insert(key(it.provider, "instance", it.id));
+  }
+  return out;
+}
+
+// One slot of the prices a quote loads, in key order: a row read in full by its id (`row` is
+// filled by the second query), or a key-only row made from the key columns.
+struct PriceSlot {
+  std::int64_t id = 0;
+  std::optional<PriceRow> row;
+};
+
+// The rows Catalog::load_around keeps, in one pass over the key index: per key, the rows in
+// force at t; when none is, the last row that ended before t and the first that starts after
+// it (for the reason a price is missing). Only integers and key text are read here. With
+// `full`, a subject outside it gets one key-only row per region instead, made here.
+std::vector<PriceSlot> price_slots_around(SQLite::Database& db, std::int64_t t,
+                                          const std::unordered_set<std::string>* full) {
   SQLite::Statement q(db,
                       "SELECT id, provider, subject_kind, subject, region, mode, effective_from, "
                       "effective_to FROM price" +
                           std::string(kPriceOrder));
-  std::vector<std::int64_t> ids;
+  std::vector<PriceSlot> slots;
   std::array<std::string, 5> key;
   bool any_in_force = false;
   constexpr std::int64_t kNone = -1;  // row ids are positive
   std::int64_t ended = kNone, next = kNone;
   const auto close_group = [&] {
     if (!any_in_force) {
-      if (ended != kNone) ids.push_back(ended);
-      if (next != kNone) ids.push_back(next);
+      if (ended != kNone) slots.push_back({ended, {}});
+      if (next != kNone) slots.push_back({next, {}});
     }
     any_in_force = false;
     ended = next = kNone;
   };
   bool first = true;
+  bool subject_in_full = true;  // the current subject's rows are read in full
+  bool region_stubbed = false;  // the current (subject, region) has its key-only row
+  std::string subject_key;
   while (q.executeStep()) {
-    bool same = !first;
-    for (int c = 0; c < 5 && same; ++c) {
-      same = key[static_cast<std::size_t>(c)] == q.getColumn(c + 1).getText();
+    int changed = first ? 0 : 5;  // the first key column that differs from the previous row
+    for (int c = 0; c < 5 && changed == 5; ++c) {
+      if (key[static_cast<std::size_t>(c)] != q.getColumn(c + 1).getText()) changed = c;
     }
-    if (!same) {
-      if (!first) close_group();
-      for (int c = 0; c < 5; ++c) key[static_cast<std::size_t>(c)] = q.getColumn(c + 1).getText();
+    if (changed < 5) {
+      if (!first && subject_in_full) close_group();
+      for (int c = changed; c < 5; ++c) {
+        key[static_cast<std::size_t>(c)] = q.getColumn(c + 1).getText();
+      }
+      if (changed <= 2) {  // a new subject
+        subject_key = key[0] + '|' + key[1] + '|' + key[2];
+        subject_in_full = !full || full->count(subject_key) > 0;
+      }
+      if (changed <= 3) region_stubbed = false;
       first = false;
     }
     const std::int64_t id = q.getColumn(0).getInt64();
     const std::int64_t from = q.getColumn(6).getInt64();
     const auto to_col = q.getColumn(7);
+    if (!subject_in_full) {
+      if (!region_stubbed) {
+        PriceRow row;
+        row.id = id;
+        row.provider = key[0];
+        row.subject_kind = key[1] == "gpu" ? SubjectKind::gpu : SubjectKind::instance;
+        row.subject = key[2];
+        row.region = key[3];
+        row.mode = mode_col(q.getColumn(5), "price");
+        row.period = period_cols(q.getColumn(6), to_col);
+        row.key_only = true;
+        slots.push_back({id, std::move(row)});  // complete: not fetched again
+        region_stubbed = true;
+      }
+      continue;
+    }
     if (from > t) {
       if (next == kNone) next = id;
     } else if (to_col.isNull() || to_col.getInt64() > t) {
-      ids.push_back(id);
+      slots.push_back({id, {}});
       any_in_force = true;
     } else {
       ended = id;  // rows come in effective_from order: the last one seen is the latest
     }
   }
-  if (!first) close_group();
-  return ids;
+  if (!first && subject_in_full) close_group();
+  return slots;
 }
 
-void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t) {
-  const std::vector<std::int64_t> ids = price_ids_around(db, t);
+}  // namespace
+
+void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
+                        const std::set<std::string>* priced_gpus) {
+  std::unordered_set<std::string> full;
+  if (priced_gpus) full = subjects_for(out, *priced_gpus);
+  std::vector<PriceSlot> slots = price_slots_around(db, t, priced_gpus ? &full : nullptr);
   std::string list = "[";
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (i > 0) list += ',';
-    list += std::to_string(ids[i]);
+  std::unordered_map<std::int64_t, std::size_t> position;
+  position.reserve(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i].row) continue;  // a key-only row
+    if (list.size() > 1) list += ',';
+    list += std::to_string(slots[i].id);
+    position.emplace(slots[i].id, i);
   }
   list += ']';
-  out.prices.reserve(ids.size());
   // No ORDER BY: SQLite would sort the whole rows, source text and all, in a temporary B-tree.
   // The ids came in key order, so the rows are put back in that order here.
   SQLite::Statement q(db,
                       std::string(kPriceColumns) + "WHERE id IN (SELECT value FROM json_each(?))");
   q.bind(1, list);
-  std::unordered_map<std::int64_t, std::size_t> position;
-  position.reserve(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
-  std::vector<std::optional<PriceRow>> placed(ids.size());
   while (q.executeStep()) {
     PriceRow row = price_row(q);
-    const std::size_t at = position.at(row.id);
-    placed[at] = std::move(row);
+    slots[position.at(row.id)].row = std::move(row);
   }
-  for (auto& row : placed) {
-    if (row) out.prices.push_back(std::move(*row));
+  out.prices.reserve(slots.size());
+  for (auto& slot : slots) {
+    if (slot.row) out.prices.push_back(std::move(*slot.row));
   }
 }
+
+namespace {
 
 void read_discounts(SQLite::Database& db, CatalogData& out) {
   SQLite::Statement q(db,
@@ -678,14 +747,17 @@ std::string format_hh_mm(std::chrono::minutes m) {
   return out;
 }
 
-CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> prices_around) {
+CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> prices_around,
+                              PriceLoad prices) {
   try {
     CatalogData out;
     read_providers(db, out);
     read_gpus(db, out);
     read_instance_types(db, out);
-    if (prices_around) {
-      read_prices_around(db, out, prices_around->time_since_epoch().count());
+    if (prices == PriceLoad::none) {
+      // the caller reads them (read_prices_around)
+    } else if (prices_around) {
+      read_prices_around(db, out, prices_around->time_since_epoch().count(), nullptr);
     } else {
       read_prices(db, out);
     }

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -20,9 +21,18 @@ namespace gpubill {
 // Every catalog row of the database, each section in key order, with row ids set. Throws
 // StoreError when a stored value does not decode (a corrupt or hand-edited database).
 // With `prices_around`, only the price rows Catalog::load_around keeps (every other section
-// whole).
+// whole); with PriceLoad::none, no price row (for read_prices_around).
+enum class PriceLoad { rows, none };
 CatalogData read_catalog_data(SQLite::Database& db,
-                              std::optional<Instant> prices_around = std::nullopt);
+                              std::optional<Instant> prices_around = std::nullopt,
+                              PriceLoad prices = PriceLoad::rows);
+
+// Adds to `out` (whose instance types are read) the price rows Catalog::load_around keeps at
+// `t` (unix seconds). With `priced_gpus`, only the subjects that carry one of those GPU ids
+// (built in or attachable) and those GPUs' own rows; every other subject gets one key-only row
+// per region (PriceRow::key_only). Throws SQLite::Exception.
+void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
+                        const std::set<std::string>* priced_gpus);
 
 // Upserts every row of `data`: a row whose unique key is already stored replaces the stored
 // row (keeping its id); a GPU's aliases and an instance type's attachable GPUs are replaced as a

@@ -55,7 +55,7 @@ void add_spans(const RowList& list, const std::string& region, std::vector<RowRe
   for (int m = 0; m < kModeCount; ++m) {
     std::vector<const PriceRow*> specific, generic;
     for (const PriceRow* r : list) {
-      if (mode_index(r->mode) != m) continue;
+      if (r->key_only || mode_index(r->mode) != m) continue;  // key-only: regions, no price
       if (r->region.empty()) {
         generic.push_back(r);
       } else if (r->region == region) {
@@ -278,8 +278,13 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     return std::make_tuple(provider_rank[o.provider], region_rank[o.region], type_rank[type], gpu,
                            o.attached);
   };
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return key_of(offers[a]) < key_of(offers[b]); });
+  // The keys once per offer, not twice per comparison.
+  std::vector<decltype(key_of(offers.front()))> keys;
+  keys.reserve(offers.size());
+  for (const IndexedOffer& o : offers) keys.push_back(key_of(o));
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
+  });
   std::vector<IndexedOffer> sorted;
   sorted.reserve(offers.size());
   for (std::size_t i : order) sorted.push_back(offers[i]);

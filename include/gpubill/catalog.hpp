@@ -90,6 +90,9 @@ struct PriceRow {
   Money amount{Decimal{}, Currency::parse("USD")};  // per unit, per GPU for a gpu row
   Effective period;
   std::string source, as_of;
+  // A key-only row (load_quote_catalog, quote.hpp): it names an offer's provider,
+  // subject, region and mode, and has no amount. Price look-ups never return it.
+  bool key_only = false;
 };
 
 struct DiscountRow {

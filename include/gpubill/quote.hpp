@@ -185,6 +185,15 @@ class QuoteEngine {
   std::unique_ptr<Index> index_;
 };
 
+// The catalog a quote of `workload` at `at` needs, read from `db`: as Catalog::load_around,
+// and when the workload names GPU models, only the offers that can carry one of the GPUs they
+// match get their price rows; every other price subject gets one key-only row per region
+// (PriceRow::key_only), enough to list its offers and exclude them for the same reasons. A
+// quote of the workload on it equals the quote on Catalog::load_around (tests/quote_load_test);
+// another workload may find fewer prices. A name that matches no GPU loads every price (the
+// quote then reports the name). Throws StoreError.
+Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload);
+
 // The arithmetic of one line, as text: price rows (id, source, as of), the policy's settlement
 // and rounding, usage, the prepaid terms and discounts, storage, the FX rate, the total.
 std::string explain_line(const QuoteResult& result, const QuoteLine& line);
