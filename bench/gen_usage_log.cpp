@@ -75,9 +75,10 @@ int main(int argc, char** argv) {
     const char* type;
   };
   const Offer payg_offers[] = {{"tencent", "ap-guangzhou", "GN8.LARGE56"},
-                               // GN7 (T4) is priced only from 2019-10-16: its creates
-                               // in 2019-01 were all rejected, with every later event.
-                               {"tencent", "ap-guangzhou", "GN10.2XLARGE40"},
+                               // Priced over every day a 300-day log covers: GN7 (T4)
+                               // only from 2019-10-16 (its creates were rejected), GN10's
+                               // list ends 2019-04-21 (every later hour unpriced).
+                               {"tencent", "ap-guangzhou", "GN2.7XLARGE56"},
                                {"tencent", "ap-guangzhou", "GN10X.2XLARGE40"}};
   std::vector<Event> events;
   events.reserve(static_cast<std::size_t>(instances * (2 * days + 2) + accounts * days));

@@ -22,7 +22,7 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
   }
   auto& sql = sqlite(db);
   try {
-    ScopedCacheSize cache(sql);  // see store.hpp
+    ScopedCacheSize cache(sql, kReplayCacheKiB);  // see store.hpp
     WriteTransaction tx(sql, db.path(), "replay");
     Driver driver(sql, catalog, options);
     for (const auto& path : paths) driver.replay_file(path);

@@ -225,7 +225,7 @@ template <typename Work>
 RebuildReport in_write_transaction(Database& db, const char* what, Work work) {
   auto& sql = sqlite(db);
   try {
-    ScopedCacheSize cache(sql);
+    ScopedCacheSize cache(sql, kReplayCacheKiB);
     WriteTransaction tx(sql, db.path(), what);
     RebuildReport report = work(sql);
     tx.commit();

@@ -25,16 +25,27 @@ inline SQLite::Database& sqlite(Database& d) {
 std::optional<std::string> read_meta(SQLite::Database& db, const std::string& key);
 void write_meta(SQLite::Database& db, const std::string& key, const std::string& value);
 
-// A larger page cache (64 MB) for one big write transaction, restored afterwards: indexes
-// updated at random places spill pages to the WAL and read them back with SQLite's default
-// 2 MB cache. A fixed cap, so memory does not grow with the input. Replay: measured on 10,000
-// instances × 30 days (500k events), CPU 9.2 s with 16 MB, 7.0 s with 32 MB, 6.1 s with 64 MB.
-// Loading the bundled catalog (14k price rows into four indexes) uses it too.
+// A larger page cache for one big write transaction, restored afterwards: indexes updated at
+// random places spill pages to the WAL and read them back with SQLite's default 2 MB cache. A
+// fixed cap, so memory does not grow with the input beyond it; SQLite takes pages as it needs
+// them, so a small transaction stays small. Loading the bundled catalog (14k price rows into
+// four indexes) uses the default 64 MB; replays use kReplayCacheKiB.
+//
+// Why a replay takes 256 MB: the whole replay is one transaction, so everything it writes sits
+// in the WAL until it commits, and each page read that misses the cache is looked up in the
+// WAL's hash tables, whose number grows with the WAL (1.7 GB for 300 days of 10,000 instances).
+// The event index (account, id) is updated at random places and grows with the log (about
+// 140 MB at 5 million events); once it outgrows the cache, nearly every event misses. Measured
+// (docs/benchmarks.md): 300 days replayed at 51 % of the 30-day events/s with 64 MB, 82 % with
+// 256 MB; 30 days: CPU 9.2 s with 16 MB, 7.0 s with 32 MB, 6.1 s with 64 MB.
+inline constexpr std::int64_t kReplayCacheKiB = 256 * 1024;
+
 class ScopedCacheSize {
  public:
-  explicit ScopedCacheSize(SQLite::Database& db) : db_(db) {
+  // `kib`: the cache's cap in KiB (SQLite's negative cache_size); a larger setting is kept.
+  explicit ScopedCacheSize(SQLite::Database& db, std::int64_t kib = kDefaultKiB) : db_(db) {
     old_ = db_.execAndGet("PRAGMA cache_size").getInt64();
-    if (old_ >= 0 || -old_ < kKiB) db_.exec("PRAGMA cache_size = -" + std::to_string(kKiB));
+    if (old_ >= 0 || -old_ < kib) db_.exec("PRAGMA cache_size = -" + std::to_string(kib));
   }
   ~ScopedCacheSize() {
     try {
@@ -46,7 +57,7 @@ class ScopedCacheSize {
   ScopedCacheSize& operator=(const ScopedCacheSize&) = delete;
 
  private:
-  static constexpr std::int64_t kKiB = 64 * 1024;
+  static constexpr std::int64_t kDefaultKiB = 64 * 1024;
   SQLite::Database& db_;
   std::int64_t old_ = 0;
 };
