@@ -136,7 +136,9 @@ std::size_t first_control_byte(std::string_view line) {
 // field.
 class LineReader {
  public:
-  LineReader(const Context& cx) : cx_(cx) {}
+  // `parser` and `buffer` are reused line after line (a parser allocates for its largest line).
+  LineReader(const Context& cx, od::parser& parser, std::string& buffer)
+      : cx_(cx), parser_(parser), buffer_(buffer) {}
 
   void read(UsageEvent& ev, std::string_view line) {
     if (line.substr(0, 2) == "\xFF\xFE" || line.substr(0, 2) == "\xFE\xFF") {
@@ -347,18 +349,26 @@ class LineReader {
 
   const Context& cx_;
   od::document* doc_ = nullptr;  // the line's document, once simdjson has opened it
-  // One parser and buffer per thread, reused line after line (a parser allocates).
-  static thread_local od::parser parser_;
-  static thread_local std::string buffer_;
+  od::parser& parser_;
+  std::string& buffer_;
 };
 
-thread_local od::parser LineReader::parser_;
-thread_local std::string LineReader::buffer_;
+// Lines up to this size share one parser and buffer per thread; a longer line gets its own,
+// freed after it, so that one huge line does not hold its memory for the process's life.
+constexpr std::size_t kSharedParserBytes = 1 << 20;
 
 }  // namespace
 
 void parse_json_event(UsageEvent& ev, std::string_view line, const Context& cx) {
-  LineReader(cx).read(ev, line);
+  if (line.size() <= kSharedParserBytes) {
+    thread_local od::parser parser;
+    thread_local std::string buffer;
+    LineReader(cx, parser, buffer).read(ev, line);
+  } else {
+    od::parser parser;
+    std::string buffer;
+    LineReader(cx, parser, buffer).read(ev, line);
+  }
 }
 
 }  // namespace gpubill::event_input

@@ -110,6 +110,10 @@ TEST_CASE("JSON Lines: values of the wrong kind or spelling name their field", "
             .rfind("account: not valid JSON: a bad escape in a string", 0) == 0);
   CHECK(error_of(R"({"id":"a","account":"\q"})")
             .rfind("account: not valid JSON: a bad escape in a string", 0) == 0);
+  // A line over 1 MB is read by a parser of its own (freed after it).
+  CHECK(error_of(R"({"id":"a","account":")" + std::string(2'000'000, 'x') + "\"}") ==
+        "account: is 2000000 bytes long; at most 256 are allowed");
+  CHECK_NOTHROW(parse_event_json(kTopup, "x.jsonl", 1));  // the shared parser still works
   // simdjson refuses the line; the reader finds the byte and its field.
   CHECK(error_of(create_with(R"(,"gpu":"V1)" + std::string("\xC0\xAF") + "\"")) ==
         "gpu: is not valid UTF-8 (byte 3)");
