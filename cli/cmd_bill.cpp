@@ -41,15 +41,11 @@ std::pair<int, unsigned> parse_month(const std::string& text) {
   return {year, month};
 }
 
-std::optional<Instant> parse_bound(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  return parse_instant(text, true);
-}
-
 // ---- charges -----------------------------------------------------------------------------
 
 struct ChargesArgs {
-  std::string account, instance, from, to, format = "table";
+  std::string account, instance, format = "table";
+  std::optional<std::string> from, to;
   bool hourly = false;
 };
 
@@ -140,10 +136,10 @@ int run_charges(const Globals& globals, const ChargesArgs& args) {
   ChargeFilter filter;
   if (!args.account.empty()) filter.account = args.account;
   if (!args.instance.empty()) filter.instance = args.instance;
-  filter.from = parse_bound(args.from);
-  filter.to = parse_bound(args.to);
+  filter.from = instant_flag("--from", args.from);
+  filter.to = instant_flag("--to", args.to);
   if (filter.from && filter.to && *filter.to < *filter.from) {
-    throw ParseError("--to " + args.to + " is before --from " + args.from);
+    throw InputError("command line", "", "--to", *args.to + " is before --from " + *args.from);
   }
   auto lines = query_charges(db, filter);
   if (args.format == "focus") {

@@ -67,7 +67,8 @@ int run_gpus(const Globals& globals, Format format) {
 // ---- catalog offers ----------------------------------------------------------------------
 
 struct OffersArgs {
-  std::string provider, gpu, mode, at, region;
+  std::string provider, gpu, mode, region;
+  std::optional<std::string> at;
   Format format = Format::table;
 };
 
@@ -87,7 +88,7 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
     for (const auto* g : gpus_matching(catalog, args.gpu)) filter.gpus.push_back(g->id);
   }
   if (!args.mode.empty()) filter.mode = parse_billing_mode(args.mode);
-  if (!args.at.empty()) filter.at = parse_instant(args.at, /*allow_date=*/true);
+  filter.at = instant_flag("--at", args.at);
   Table t{{{"provider"},
            {"region"},
            {"type"},
@@ -120,7 +121,8 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
 // ---- catalog show ------------------------------------------------------------------------
 
 struct ShowArgs {
-  std::string type, provider, at;
+  std::string type, provider;
+  std::optional<std::string> at;
   Format format = Format::table;
 };
 
@@ -195,8 +197,8 @@ Table prices_table(const Catalog& catalog, const InstanceType& it) {
 }
 
 const BillingPolicy* policy_for(const Catalog& catalog, const std::string& provider,
-                                const std::string& at) {
-  if (!at.empty()) return catalog.policy_at(provider, parse_instant(at, /*allow_date=*/true));
+                                const std::optional<std::string>& at) {
+  if (const auto t = instant_flag("--at", at)) return catalog.policy_at(provider, *t);
   const BillingPolicy* latest = nullptr;  // no date: the newest policy row
   for (const auto& p : catalog.data().policies) {
     if (p.provider == provider && (!latest || p.period.from > latest->period.from)) latest = &p;

@@ -12,7 +12,8 @@ namespace gpubill::cli {
 namespace {
 
 struct CoverageArgs {
-  std::string provider, gpu, at, by = "gpu";
+  std::string provider, gpu, by = "gpu";
+  std::optional<std::string> at;
   Format format = Format::table;
 };
 
@@ -43,7 +44,7 @@ int run_coverage(const Globals& globals, const CoverageArgs& args) {
     for (const auto* g : gpus_matching(catalog, args.gpu)) filter.gpus.push_back(g->id);
   }
   filter.group = args.by == "family" ? CoverageGroup::family : CoverageGroup::gpu;
-  if (!args.at.empty()) filter.at = parse_instant(args.at, /*allow_date=*/true);
+  filter.at = instant_flag("--at", args.at);
   const CoverageReport report = catalog_coverage(catalog, filter);
 
   Table t{{{"provider"},

@@ -37,7 +37,7 @@ Instant not_after(const GuardArgs& g) {
 struct ReplayArgs {
   std::vector<std::string> logs;
   bool skip_invalid = false;
-  std::string until;
+  std::optional<std::string> until;
   GuardArgs guards;
   Format format = Format::table;
 };
@@ -46,7 +46,7 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
   auto db = globals.open_database();
   ReplayOptions options;
   options.skip_invalid = args.skip_invalid;
-  if (!args.until.empty()) options.until = parse_instant(args.until, /*allow_date=*/true);
+  options.until = instant_flag("--until", args.until);
   options.not_after = not_after(args.guards);
   options.allow_long_settlement = args.guards.allow_long_settlement;
   const ReplayReport r = replay_logs(db, args.logs, options);
@@ -78,7 +78,7 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
 
 struct RebuildArgs {
   std::vector<std::string> accounts;
-  std::string until;
+  std::optional<std::string> until;
   GuardArgs guards;
   Format format = Format::table;
   // gpubill void
@@ -89,7 +89,7 @@ struct RebuildArgs {
 RebuildOptions rebuild_options(const RebuildArgs& args) {
   RebuildOptions o;
   o.accounts = args.accounts;
-  if (!args.until.empty()) o.until = parse_instant(args.until, /*allow_date=*/true);
+  o.until = instant_flag("--until", args.until);
   o.not_after = not_after(args.guards);
   o.allow_long_settlement = args.guards.allow_long_settlement;
   return o;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gpubill/db.hpp"
+#include "gpubill/time.hpp"
 
 namespace gpubill::cli {
 
@@ -40,6 +41,12 @@ void add_bill_commands(CLI::App& app, Globals& globals, Action& action);
 
 // replay, instances (cmd_replay.cpp).
 void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
+
+// The instant a flag gives (RFC 3339, or YYYY-MM-DD for 00:00 UTC); nullopt when the flag was
+// not given. Throws InputError("command line", "", flag, …) for an empty or malformed value, so
+// that the message names the flag.
+std::optional<Instant> instant_flag(const std::string& flag,
+                                    const std::optional<std::string>& text);
 
 // Adds --db to a subcommand (so it is accepted after the subcommand too).
 void add_db_option(CLI::App& sub, Globals& globals);
