@@ -216,28 +216,31 @@ void read_prices(SQLite::Database& db, CatalogData& out) {
   while (q.executeStep()) out.prices.push_back(price_row(q));
 }
 
+// A price subject as one string, "provider|kind|subject", for the set of subjects read in full.
+std::string subject_key(std::string_view provider, std::string_view kind,
+                        std::string_view subject) {
+  std::string k(provider);
+  k += '|';
+  k += kind;
+  k += '|';
+  k += subject;
+  return k;
+}
+
 // Which price subjects a narrowed load reads in full: the instance types that have one of the
-// GPUs built in or can take one, and those GPUs' own rows. Keys are "provider|kind|subject".
+// GPUs built in or can take one, and those GPUs' own rows.
 std::unordered_set<std::string> subjects_for(const CatalogData& data,
                                              const std::set<std::string>& gpu_ids) {
-  const auto key = [](std::string_view provider, std::string_view kind, std::string_view subject) {
-    std::string k(provider);
-    k += '|';
-    k += kind;
-    k += '|';
-    k += subject;
-    return k;
-  };
   std::unordered_set<std::string> out;
   for (const auto& it : data.instance_types) {
     bool takes = gpu_ids.count(it.gpu) > 0;
     for (const auto& a : it.attachable) {
       if (gpu_ids.count(a.gpu)) {
         takes = true;
-        out.insert(key(it.provider, "gpu", a.gpu));
+        out.insert(subject_key(it.provider, "gpu", a.gpu));
       }
     }
-    if (takes) out.insert(key(it.provider, "instance", it.id));
+    if (takes) out.insert(subject_key(it.provider, "instance", it.id));
   }
   return out;
 }
@@ -275,7 +278,6 @@ std::vector<PriceSlot> price_slots_around(SQLite::Database& db, std::int64_t t,
   bool first = true;
   bool subject_in_full = true;  // the current subject's rows are read in full
   bool region_stubbed = false;  // the current (subject, region) has its key-only row
-  std::string subject_key;
   while (q.executeStep()) {
     int changed = first ? 0 : 5;  // the first key column that differs from the previous row
     for (int c = 0; c < 5 && changed == 5; ++c) {
@@ -287,8 +289,7 @@ std::vector<PriceSlot> price_slots_around(SQLite::Database& db, std::int64_t t,
         key[static_cast<std::size_t>(c)] = q.getColumn(c + 1).getText();
       }
       if (changed <= 2) {  // a new subject
-        subject_key = key[0] + '|' + key[1] + '|' + key[2];
-        subject_in_full = !full || full->count(subject_key) > 0;
+        subject_in_full = !full || full->count(subject_key(key[0], key[1], key[2])) > 0;
       }
       if (changed <= 3) region_stubbed = false;
       first = false;
@@ -754,13 +755,11 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     read_providers(db, out);
     read_gpus(db, out);
     read_instance_types(db, out);
-    if (prices == PriceLoad::none) {
-      // the caller reads them (read_prices_around)
-    } else if (prices_around) {
+    if (prices == PriceLoad::rows && prices_around) {
       read_prices_around(db, out, prices_around->time_since_epoch().count(), nullptr);
-    } else {
+    } else if (prices == PriceLoad::rows) {
       read_prices(db, out);
-    }
+    }  // PriceLoad::none: the caller reads them (read_prices_around)
     read_discounts(db, out);
     read_resource_prices(db, "disk_price", out.disk_prices);
     read_resource_prices(db, "bandwidth_price", out.bandwidth_prices);

@@ -149,27 +149,42 @@ void finish_event(UsageEvent& ev, Mask present, const Context& cx) {
   }
 }
 
+// The member an id or name field is stored in, or nullptr for the other fields.
+std::string* name_member(UsageEvent& ev, int f) {
+  switch (f) {
+    case f_id:
+      return &ev.id;
+    case f_account:
+      return &ev.account;
+    case f_instance:
+      return &ev.instance;
+    case f_provider:
+      return &ev.provider;
+    case f_region:
+      return &ev.region;
+    case f_instance_type:
+      return &ev.instance_type;
+    case f_gpu:
+      return &ev.gpu;
+    default:
+      return nullptr;
+  }
+}
+
 // Sets one field of `ev` from text (CSV cells and JSON strings share this).
 void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context& cx) {
   const std::string_view name = kFieldNames[static_cast<std::size_t>(f)];
+  if (std::string* member = name_member(ev, f)) {
+    check_name(text, name, cx);
+    member->assign(text);
+    return;
+  }
   switch (f) {
-    case f_id:
-      check_name(text, name, cx);
-      ev.id.assign(text);
-      break;
     case f_time:
       ev.time = to_time(text, cx);
       break;
     case f_type:
       ev.type = to_type(text, cx);
-      break;
-    case f_account:
-      check_name(text, name, cx);
-      ev.account.assign(text);
-      break;
-    case f_instance:
-      check_name(text, name, cx);
-      ev.instance.assign(text);
       break;
     case f_amount:
       ev.amount = to_amount(text, cx);
@@ -177,24 +192,8 @@ void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context&
     case f_currency:
       ev.currency = to_currency(text, cx);
       break;
-    case f_provider:
-      check_name(text, name, cx);
-      ev.provider.assign(text);
-      break;
-    case f_region:
-      check_name(text, name, cx);
-      ev.region.assign(text);
-      break;
-    case f_instance_type:
-      check_name(text, name, cx);
-      ev.instance_type.assign(text);
-      break;
     case f_mode:
       ev.mode = to_mode(text, cx);
-      break;
-    case f_gpu:
-      check_name(text, name, cx);
-      ev.gpu.assign(text);
       break;
     default:
       cx.fail(name, "internal error: not a text field");
