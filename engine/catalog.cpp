@@ -94,6 +94,26 @@ std::string_view to_string(SubjectKind kind) noexcept {
   return kind == SubjectKind::instance ? "instance" : "gpu";
 }
 
+std::string_view to_string(SettlementPeriod period) noexcept {
+  switch (period) {
+    case SettlementPeriod::hour:
+      return "hour";
+    case SettlementPeriod::day:
+      return "day";
+    case SettlementPeriod::month:
+      return "month";
+  }
+  return "hour";
+}
+
+SettlementPeriod parse_settlement_period(std::string_view text) {
+  if (text == "hour") return SettlementPeriod::hour;
+  if (text == "day") return SettlementPeriod::day;
+  if (text == "month") return SettlementPeriod::month;
+  throw ParseError("unknown settlement period '" + std::string(text) +
+                   "' (expected hour, day or month)");
+}
+
 Catalog::Catalog(CatalogData data) : data_(std::move(data)) {
   for (std::size_t i = 0; i < data_.providers.size(); ++i) {
     provider_index_[data_.providers[i].id] = i;

@@ -209,7 +209,14 @@ BillingPolicy read_policy(const Fields& f) {
   p.period = f.period();
   p.metering_granularity_seconds =
       f.integer_or("metering_granularity_seconds", p.metering_granularity_seconds, 1, 86400);
-  if (f.has("settlement_period")) p.settlement_period = one_of(f, "settlement_period", {"hour"});
+  const auto period = [&](const char* name) {
+    return parse_settlement_period(one_of(f, name, {"hour", "day", "month"}));
+  };
+  if (f.has("settlement_period")) p.settlement_period = period("settlement_period");
+  if (f.has("disk_settlement_period")) p.disk_settlement_period = period("disk_settlement_period");
+  if (f.has("bandwidth_settlement_period")) {
+    p.bandwidth_settlement_period = period("bandwidth_settlement_period");
+  }
   if (f.has("settlement_rounding")) {
     const auto text = f.text("settlement_rounding");
     try {
@@ -237,6 +244,7 @@ BillingPolicy read_policy(const Fields& f) {
     }
   }
   p.auto_renew_months = f.integer_or("auto_renew_months", p.auto_renew_months, 1, 120);
+  p.auto_renew_retry_daily = f.boolean_or("auto_renew_retry_daily", p.auto_renew_retry_daily);
   p.prepaid_destroy_before_expiry =
       f.boolean_or("prepaid_destroy_before_expiry", p.prepaid_destroy_before_expiry);
   p.full_refund_days = f.integer_or("full_refund_days", p.full_refund_days, 0, 366);
@@ -399,6 +407,8 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "effective_to",
                 "metering_granularity_seconds",
                 "settlement_period",
+                "disk_settlement_period",
+                "bandwidth_settlement_period",
                 "settlement_rounding",
                 "settlement_decimals",
                 "min_charge_seconds_per_run",
@@ -409,6 +419,7 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "auto_renew_days_before",
                 "auto_renew_local_time",
                 "auto_renew_months",
+                "auto_renew_retry_daily",
                 "prepaid_destroy_before_expiry",
                 "full_refund_days",
                 "stopped_payg_compute_charged",

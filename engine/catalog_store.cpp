@@ -429,14 +429,16 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
       "min_charge_per_lifetime, arrears_grace_hours, arrears_retention_hours, recycle_bin_days, "
       "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
-      "payg_available, source, as_of FROM policy ORDER BY provider, effective_from");
+      "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
+      "auto_renew_retry_daily FROM policy ORDER BY provider, effective_from");
   while (q.executeStep()) {
     BillingPolicy p;
     p.id = q.getColumn(0).getInt64();
     p.provider = q.getColumn(1).getString();
     p.period = period_cols(q.getColumn(2), q.getColumn(3));
     p.metering_granularity_seconds = q.getColumn(4).getInt();
-    p.settlement_period = q.getColumn(5).getString();
+    const auto period = [](const std::string& text) { return parse_settlement_period(text); };
+    p.settlement_period = decode("policy", "settlement_period", q.getColumn(5).getString(), period);
     p.settlement_rounding = decode("policy", "settlement_rounding", q.getColumn(6).getString(),
                                    [](const std::string& s) { return parse_rounding_mode(s); });
     p.settlement_decimals = q.getColumn(7).getInt();
@@ -458,6 +460,15 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
     p.payg_available = q.getColumn(19).getInt() != 0;
     p.source = q.getColumn(20).getString();
     p.as_of = q.getColumn(21).getString();
+    if (!q.getColumn(22).isNull()) {
+      p.disk_settlement_period =
+          decode("policy", "disk_settlement_period", q.getColumn(22).getString(), period);
+    }
+    if (!q.getColumn(23).isNull()) {
+      p.bandwidth_settlement_period =
+          decode("policy", "bandwidth_settlement_period", q.getColumn(23).getString(), period);
+    }
+    p.auto_renew_retry_daily = q.getColumn(24).getInt() != 0;
     out.policies.push_back(std::move(p));
   }
 }
@@ -679,7 +690,8 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "min_charge_per_lifetime, arrears_grace_hours, arrears_retention_hours, recycle_bin_days, "
       "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
-      "payg_available, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
+      "auto_renew_retry_daily) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       "ON CONFLICT(provider, effective_from) DO UPDATE SET effective_to = excluded.effective_to, "
       "metering_granularity_seconds = excluded.metering_granularity_seconds, settlement_period "
       "= excluded.settlement_period, settlement_rounding = excluded.settlement_rounding, "
@@ -692,12 +704,15 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "excluded.auto_renew_months, prepaid_destroy_before_expiry = "
       "excluded.prepaid_destroy_before_expiry, full_refund_days = excluded.full_refund_days, "
       "stopped_payg_compute_charged = excluded.stopped_payg_compute_charged, payg_available = "
-      "excluded.payg_available, source = excluded.source, as_of = excluded.as_of");
+      "excluded.payg_available, source = excluded.source, as_of = excluded.as_of, "
+      "disk_settlement_period = excluded.disk_settlement_period, bandwidth_settlement_period = "
+      "excluded.bandwidth_settlement_period, auto_renew_retry_daily = "
+      "excluded.auto_renew_retry_daily");
   for (const auto& p : data.policies) {
     q.bind(1, p.provider);
     bind_period(q, 2, p.period);
     q.bind(4, p.metering_granularity_seconds);
-    q.bind(5, p.settlement_period);
+    q.bind(5, std::string(to_string(p.settlement_period)));
     q.bind(6, std::string(to_string(p.settlement_rounding)));
     q.bind(7, p.settlement_decimals);
     q.bind(8, p.min_charge_seconds_per_run);
@@ -718,6 +733,16 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
     q.bind(19, p.payg_available ? 1 : 0);
     q.bind(20, p.source);
     q.bind(21, p.as_of);
+    const auto bind_period_opt = [&](int i, const std::optional<SettlementPeriod>& v) {
+      if (v) {
+        q.bind(i, std::string(to_string(*v)));
+      } else {
+        q.bind(i);
+      }
+    };
+    bind_period_opt(22, p.disk_settlement_period);
+    bind_period_opt(23, p.bandwidth_settlement_period);
+    q.bind(24, p.auto_renew_retry_daily ? 1 : 0);
     run(q);
   }
 }

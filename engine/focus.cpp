@@ -270,7 +270,14 @@ std::vector<Cell> focus_row(const ChargeLine& c, Facts& facts) {
   Decimal list_unit_price = c.unit_price;
   Decimal list_cost = c.exact_amount;
   std::string pricing_unit = focus_unit(c.price_unit);
-  if (per_second_of_hourly(c.unit, c.price_unit)) {
+  if (c.kind == "cycle_rounding") {
+    // The rounding of a day's or month's settlement record: an adjustment of its own amount
+    // (its unit price is the record's exact usage, which the usage rows already bill).
+    pricing_unit = "Units";
+    pricing_quantity = Decimal(c.billed_amount.sign() < 0 ? -1 : 1);
+    list_unit_price = c.billed_amount.sign() < 0 ? -c.billed_amount : c.billed_amount;
+    list_cost = c.billed_amount;
+  } else if (per_second_of_hourly(c.unit, c.price_unit)) {
     // GPU-seconds at a price per GPU-hour are GPU-Hours, whatever the price row calls its unit.
     pricing_unit = focus_unit(std::string(unit_prefix(c.unit)) + "hour");
     pricing_quantity = Decimal::divide(c.quantity, 3600, Decimal::kScale, RoundingMode::half_even);

@@ -66,7 +66,8 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
                       "SELECT id, provider, effective_from, effective_to, "
                       "metering_granularity_seconds, settlement_period, settlement_rounding, "
                       "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
-                      "source, as_of FROM policy WHERE id = ?");
+                      "source, as_of, disk_settlement_period, bandwidth_settlement_period "
+                      "FROM policy WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   PolicyRowInfo p;
@@ -86,6 +87,8 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
   }
   p.source = q.getColumn(10).getString();
   p.as_of = q.getColumn(11).getString();
+  if (!q.getColumn(12).isNull()) p.disk_settlement_period = q.getColumn(12).getString();
+  if (!q.getColumn(13).isNull()) p.bandwidth_settlement_period = q.getColumn(13).getString();
   return p;
 }
 
@@ -144,7 +147,22 @@ BillingPolicy to_policy(const PolicyRowInfo& row) {
   p.provider = row.provider;
   p.period = {row.effective_from, row.effective_to};
   p.metering_granularity_seconds = row.metering_granularity_seconds;
-  p.settlement_period = row.settlement_period;
+  const std::string at = "policy " + std::to_string(row.id) + ": ";
+  const auto period = [&](const std::string& text, const char* column) {
+    try {
+      return parse_settlement_period(text);
+    } catch (const ParseError& e) {
+      throw StoreError(at + column + ": " + e.what());
+    }
+  };
+  p.settlement_period = period(row.settlement_period, "settlement_period");
+  if (row.disk_settlement_period) {
+    p.disk_settlement_period = period(*row.disk_settlement_period, "disk_settlement_period");
+  }
+  if (row.bandwidth_settlement_period) {
+    p.bandwidth_settlement_period =
+        period(*row.bandwidth_settlement_period, "bandwidth_settlement_period");
+  }
   p.settlement_rounding = row.settlement_rounding;
   p.settlement_decimals = row.settlement_decimals;
   p.min_charge_seconds_per_run = row.min_charge_seconds_per_run;
@@ -171,7 +189,15 @@ bool is_whole(Decimal d) {
   return d.round(0, RoundingMode::down) == d;
 }
 
-void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed) {
+// The resource a charge row's component bills, for its settlement cycle.
+MeteredResource resource_of_component(const std::string& component) {
+  if (component == "system_disk" || component == "data_disk") return MeteredResource::disk;
+  if (component == "bandwidth") return MeteredResource::bandwidth;
+  return MeteredResource::compute;
+}
+
+void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
+            const std::optional<Decimal>& cycle_usage) {
   const ChargeLine& c = x.line;
   const std::string ccy = " " + c.currency.to_string();
   if (!x.policy) {
@@ -184,11 +210,17 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed)
                      (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal");
   if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge") {
     const std::int64_t seconds = c.quantity.truncate_to_int();
-    const auto s = rules::settle(Money(c.unit_price, c.currency), seconds, policy);
+    const MeteredResource resource = resource_of_component(c.component);
+    const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy, resource);
+    const SettlementPeriod period = policy.settlement_period_of(resource);
     x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
                            std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
                            " / 3600 = " + s.exact.amount().to_string() + " " +
-                           rounding_step(policy, s.billed.amount(), s.rounding.amount()));
+                           (period == SettlementPeriod::hour
+                                ? rounding_step(policy, s.billed.amount(), s.rounding.amount())
+                                : "kept exact: " + c.component + " is settled per " +
+                                      std::string(to_string(period)) +
+                                      ", rounded once on that record"));
     const std::size_t before = x.mismatches.size();
     expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
     expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
@@ -244,6 +276,17 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed)
     const std::size_t before = x.mismatches.size();
     expect_equal(x, "exact_amount", u.exact.amount(), c.exact_amount);
     expect_equal(x, "billed_amount", u.fee.amount(), c.billed_amount);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "cycle_rounding" && cycle_usage) {
+    // One settlement record of a day or month: the exact usage records of the component in
+    // the cycle, rounded once.
+    const auto s = rules::settle_cycle(Money(*cycle_usage, c.currency), policy);
+    x.arithmetic.push_back("usage records of " + c.component + " in the cycle add up to " +
+                           cycle_usage->to_string() + ccy + " " +
+                           rounding_step(policy, s.billed.amount(), s.rounding.amount()));
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "unit_price (the cycle's exact usage)", *cycle_usage, c.unit_price);
+    expect_equal(x, "billed_amount", s.rounding.amount(), c.billed_amount);
     x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
   } else if (c.kind == "minimum_charge" && policy.min_charge_per_lifetime && lifetime_billed) {
     // The lifetime minimum tops the instance's settlements up to the policy's minimum.
@@ -379,19 +422,37 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
                      e.what());
   }
 
-  // A lifetime minimum is re-derived from the instance's settlements.
-  std::optional<Decimal> lifetime_billed;
-  if (c.kind == "minimum_charge") {
+  // The sum of `amount` over the charges of the same instance that `take` selects.
+  const auto instance_sum = [&](auto take, auto amount) {
     ChargeFilter same_instance;
     same_instance.account = c.account;
     same_instance.instance = c.instance;
     Decimal sum;
     for (const auto& other : query_charges(db, same_instance)) {
-      if (other.kind == "settlement" && other.currency == c.currency) sum += other.total_billed;
+      if (other.currency == c.currency && take(other)) sum += amount(other);
     }
-    lifetime_billed = sum;
+    return sum;
+  };
+  // A lifetime minimum is re-derived from the instance's settlements (with the roundings of
+  // their cycles, when the policy settles per day or month).
+  std::optional<Decimal> lifetime_billed;
+  if (c.kind == "minimum_charge") {
+    lifetime_billed = instance_sum(
+        [](const ChargeLine& o) { return o.kind == "settlement" || o.kind == "cycle_rounding"; },
+        [](const ChargeLine& o) { return o.total_billed; });
   }
-  derive(x, lifetime_billed);
+  // A cycle's rounding is re-derived from the usage records of its meter in the cycle.
+  std::optional<Decimal> cycle_usage;
+  if (c.kind == "cycle_rounding") {
+    cycle_usage = instance_sum(
+        [&](const ChargeLine& o) {
+          return o.kind == "settlement" && o.component == c.component &&
+                 o.instance_type == c.instance_type && o.period_start >= c.period_start &&
+                 o.period_end <= c.period_end;
+        },
+        [](const ChargeLine& o) { return o.total_exact; });
+  }
+  derive(x, lifetime_billed, cycle_usage);
 
   // The row's own arithmetic.
   if (c.billed_amount != c.exact_amount + c.rounding) {

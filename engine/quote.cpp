@@ -460,7 +460,8 @@ int128_t Ctx::lower_bound(const IndexedOffer& o, int m, const Inputs& in) {
     const std::int64_t f = factor_months_micro(ix.families[o.family].discount_group, u.months);
     native = price * f / kMicro - int128_t{u.months} * in.pc->slack_micro;
   } else {
-    const int128_t per_hour = std::max<int128_t>(0, price - in.pc->slack_micro);
+    // Host and GPUs are rounded as separate meters: each may lose up to the slack.
+    const int128_t per_hour = std::max<int128_t>(0, price - in.pc->slack_micro * (in.gpu ? 2 : 1));
     if (mode == BillingMode::payg || mode == BillingMode::spot) {
       native = per_hour * u.full_hours * u.runs;
     } else {
@@ -491,9 +492,24 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
     if (line) line->plan = std::move(plan);
   } else if (mode == BillingMode::payg || mode == BillingMode::spot) {
     const bool stopped_between_runs = u.runs > 1 && !policy.stopped_payg_compute_charged;
-    const auto run = rules::payg_run_cost(price, u.run_seconds,
-                                          stopped_between_runs ? in.pc->no_lifetime : policy);
-    compute = run.billed * u.runs;
+    const BillingPolicy& run_policy = stopped_between_runs ? in.pc->no_lifetime : policy;
+    // The host and its GPUs are separate meters, each settled (and rounded) on its own, as
+    // replay bills them. Released each day, every run is an instance (and meters) of its own.
+    const std::int64_t lifetimes = stopped_between_runs ? 1 : u.runs;
+    const std::int64_t runs_each = u.runs / lifetimes;
+    const auto meter = [&](const Money& hourly) {
+      auto c = rules::payg_runs_cost(hourly, u.run_seconds, runs_each, run_policy,
+                                     MeteredResource::compute);
+      return rules::RunCost{c.exact * lifetimes, c.billed * lifetimes, c.settlements * lifetimes};
+    };
+    auto run = meter(in.host->row->amount);
+    if (in.gpu) {
+      const auto gpus = meter(in.gpu->row->amount * o.attached);
+      run.exact += gpus.exact;
+      run.billed += gpus.billed;
+      run.settlements += gpus.settlements;
+    }
+    compute = run.billed;
     if (stopped_between_runs && policy.min_charge_per_lifetime) {
       const Money least(*policy.min_charge_per_lifetime, price.currency());
       if (*compute < least) compute = least;
@@ -505,7 +521,8 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
   } else {
     const std::int64_t term_hours = mode == BillingMode::reserved_1y ? 8760 : 26280;
     const std::int64_t terms = (u.span + term_hours * kHour - 1) / (term_hours * kHour);
-    const auto run = rules::payg_run_cost(price, term_hours * kHour, policy);
+    const auto run =
+        rules::payg_runs_cost(price, term_hours * kHour, 1, policy, MeteredResource::compute);
     compute = run.billed * terms;
     if (line) {
       line->run_cost = run;

@@ -80,8 +80,8 @@ std::string row_text(const PriceRow& r) {
 std::string policy_text(const BillingPolicy& p) {
   std::string out = "row #" + std::to_string(p.id) + " (" + p.provider + " from " +
                     format_instant(p.period.from) + "): usage metered in units of " +
-                    std::to_string(p.metering_granularity_seconds) + " s, settled every " +
-                    p.settlement_period + ", each settlement rounded " +
+                    std::to_string(p.metering_granularity_seconds) + " s, compute settled every " +
+                    std::string(to_string(p.settlement_period)) + ", each settlement rounded " +
                     std::string(to_string(p.settlement_rounding)) + " to " +
                     std::to_string(p.settlement_decimals) + " decimals";
   if (p.min_charge_seconds_per_run > 0) {
@@ -137,6 +137,31 @@ void explain_settlements(std::ostringstream& s, const QuoteLine& line, const Mon
     if (rest != billed_seconds % kHour) s << " metered as " << rest << " s";
     s << ": " << price.to_string() << " × " << rest << " / 3600 = " << last.exact.to_string()
       << " → billed " << last.billed.to_string() << "\n";
+  }
+}
+
+// One run's settlements of each meter (the host; its GPUs), as payg_runs_cost counts them.
+void explain_meters(std::ostringstream& s, const QuoteLine& line) {
+  const BillingPolicy& policy = *line.policy;
+  const auto explain_meter = [&](const Money& price, const std::string& what) {
+    const SettlementPeriod period = policy.settlement_period_of(MeteredResource::compute);
+    s << "    " << what << " at " << price.to_string() << "/h";
+    if (period != SettlementPeriod::hour) {
+      s << ": hourly usage records kept exact, one settlement record per " << to_string(period)
+        << " (a quoted month is 720 h, the run starting a cycle) rounded "
+        << to_string(policy.settlement_rounding) << " to " << policy.settlement_decimals
+        << " decimals\n";
+      return;
+    }
+    s << ", one run:\n";
+    explain_settlements(s, line, price, line.run_seconds, "      ");
+  };
+  if (!line.price_row) return;
+  const Money host = line.price_row->amount;
+  explain_meter(host, line.gpu_price_row ? "host " + line.instance_type : line.instance_type);
+  if (line.gpu_price_row && line.unit_price) {
+    explain_meter(*line.unit_price - host,
+                  line.gpu_count.to_string() + " × GPU " + line.gpu_price_row->subject);
   }
 }
 
@@ -217,17 +242,16 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
     s << "    per term " << line.run_cost->billed.to_string() << " × " << line.reserved_terms
       << " = " << line.compute->to_string() << "\n";
   } else {
-    explain_settlements(s, line, *line.unit_price, line.run_seconds, "    ");
-    s << "    one run: " << line.run_cost->settlements << " settlement"
-      << (line.run_cost->settlements > 1 ? "s" : "") << " = " << line.run_cost->billed.to_string()
-      << " (exact " << line.run_cost->exact.to_string() << ")\n";
+    explain_meters(s, line);
+    s << "    " << line.run_cost->settlements << " settlement record"
+      << (line.run_cost->settlements > 1 ? "s" : "");
     if (line.runs > 1) {
-      s << "    " << line.runs << " runs × " << line.run_cost->billed.to_string() << " = "
-        << (line.run_cost->billed * line.runs).to_string()
+      s << " over " << line.runs << " runs"
         << (line.released_daily ? " (released each day: stopped instances are charged)"
-                                : " (stopped between runs)")
-        << "\n";
+                                : " (stopped between runs)");
     }
+    s << " = " << line.run_cost->billed.to_string() << " (exact "
+      << line.run_cost->exact.to_string() << ")\n";
   }
   s << "  compute: " << line.compute->to_string() << "\n";
   if (line.fx) {

@@ -170,6 +170,13 @@ struct Meter {
   std::vector<std::int64_t> seqs;
   std::string note;
   Run run;
+  // The open settlement cycle when the policy settles this resource per day or month
+  // (cycle_end == 0: none): its hourly usage records are exact and add up to cycle_exact, which
+  // is rounded once when the cycle ends. A stopped meter stays listed until then, waiting
+  // (hour_end = cycle_end, no open hour).
+  Seconds cycle_start = 0, cycle_end = 0;
+  Decimal cycle_exact;
+  bool waiting_cycle = false;
   // Not saved: caches and list membership.
   bool listed = false;
   const PriceRow* price = nullptr;
@@ -255,7 +262,11 @@ class Account {
   // meters
   void activate(Sim&, Meter& m, Seconds t, std::int64_t seq);
   void deactivate(Sim&, Meter& m, Seconds t, bool min_run);
+  // Deactivates the meter for good (destroy, resize, reclaim).
+  void retire(Sim&, Meter& m, Seconds t, bool min_run);
   void flush(Sim&, Meter& m);
+  // Rounds the meter's open settlement cycle as one record (a cycle_rounding charge) at t.
+  void close_cycle(Sim&, Meter& m, Seconds t);
   // The run's row and its open segment's movement, as they are. A row already written is
   // updated only with update_row; otherwise it stays dirty, to be updated later.
   void write_run(Sim&, Meter& m, bool update_row = true);

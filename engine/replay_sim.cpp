@@ -44,6 +44,17 @@ const std::string& label_of(const Meter& m) {
   return m.source == Source::instance ? m.subject : m.owner->type;
 }
 
+MeteredResource resource_of(const Meter& m) {
+  switch (m.source) {
+    case Source::disk:
+      return MeteredResource::disk;
+    case Source::bandwidth:
+      return MeteredResource::bandwidth;
+    default:
+      return MeteredResource::compute;
+  }
+}
+
 std::string mode_price_text(BillingMode mode) {
   return std::string(to_string(mode));
 }
@@ -432,7 +443,8 @@ void Account::activate(Sim& sim, Meter& m, Seconds t, std::int64_t seq) {
   m.active_since = t;
   m.active_seq = seq;
   m.run_started = t;
-  if (m.hour_end == 0) {
+  if (m.hour_end == 0 || m.waiting_cycle) {
+    m.waiting_cycle = false;
     m.hour_end = sim.first_hour_end(info_of(sim, *m.owner), t);
     m.first_use = t;
     m.last_use = t;
@@ -466,16 +478,78 @@ void Account::deactivate(Sim& sim, Meter& m, Seconds t, bool min_run) {
     }
   }
   if (m.used == 0 && m.extra == 0) {
-    // Stopped on the hour: nothing to settle in the open hour; its run is final.
-    m.hour_end = 0;
+    // Stopped on the hour: nothing to settle in the open hour; its run is final. An open
+    // settlement cycle keeps the meter listed, waiting for the cycle's end.
     m.seqs.clear();
     m.note.clear();
-    if (m.listed) {
-      live_.erase(std::find(live_.begin(), live_.end(), &m));
-      m.listed = false;
+    if (m.cycle_end) {
+      m.hour_end = m.cycle_end;
+      m.waiting_cycle = true;
+      next_hour_end_ = std::min(next_hour_end_, m.hour_end);
+    } else {
+      m.hour_end = 0;
+      if (m.listed) {
+        live_.erase(std::find(live_.begin(), live_.end(), &m));
+        m.listed = false;
+      }
     }
     flush(sim, m);
   }
+}
+
+void Account::retire(Sim& sim, Meter& m, Seconds t, bool min_run) {
+  deactivate(sim, m, t, min_run);
+  m.retired = true;
+  if (!m.waiting_cycle) return;
+  // Released while only waiting for its cycle's end: its last settlement record is now.
+  close_cycle(sim, m, t);
+  m.hour_end = 0;
+  if (m.listed) {
+    live_.erase(std::find(live_.begin(), live_.end(), &m));
+    m.listed = false;
+  }
+}
+
+void Account::close_cycle(Sim& sim, Meter& m, Seconds t) {
+  if (!m.cycle_end) return;
+  Instance& inst = *m.owner;
+  flush(sim, m);  // the cycle's usage rows end here
+  const BillingPolicy* policy = sim.policy_at(inst.provider, std::max(m.cycle_start, t - 1)).row;
+  if (!policy) policy = m.policy;
+  if (policy) {
+    const auto s = rules::settle_cycle(Money(m.cycle_exact, inst.currency), *policy);
+    if (!s.rounding.amount().is_zero()) {
+      const SettlementPeriod period = policy->settlement_period_of(resource_of(m));
+      ChargeRow row = base_row(name, inst);
+      row.instance_type = label_of(m);
+      row.component = m.component;
+      row.kind = "cycle_rounding";
+      row.period_start = m.cycle_start;
+      row.period_end = t;
+      row.quantity = "1";
+      row.unit = "settlement";
+      row.unit_price = m.cycle_exact;
+      row.price_unit = "settlement";
+      row.exact = Decimal{};
+      row.billed = s.rounding.amount();
+      row.rounding = s.rounding.amount();
+      row.decimals = policy->settlement_decimals;
+      row.policy_id = policy->id;
+      row.note = "settlement record of the " + std::string(to_string(period)) + " from " +
+                 when(m.cycle_start) +
+                 (t < m.cycle_end ? " (closed at release, " + when(t) + ")" : std::string()) +
+                 ": usage records " + money_text(m.cycle_exact, inst.currency) + " → " +
+                 std::string(to_string(policy->settlement_rounding)) + " to " +
+                 std::to_string(policy->settlement_decimals) + " decimals → " +
+                 money_text(s.billed.amount(), inst.currency);
+      inst.lifetime_billed += row.billed;
+      charge(sim, row, t, 0, "charge");
+    }
+  }
+  m.cycle_start = 0;
+  m.cycle_end = 0;
+  m.cycle_exact = Decimal{};
+  m.waiting_cycle = false;
 }
 
 // Drops the instance's retired meters whose last hour is settled.
@@ -603,6 +677,10 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
               0);
     } else {
       const BillingPolicy& policy = *m.policy;
+      const MeteredResource resource = resource_of(m);
+      const SettlementPeriod period = policy.settlement_period_of(resource);
+      // A policy change to hourly settlement ends the open cycle before this hour.
+      if (m.cycle_end && period == SettlementPeriod::hour) close_cycle(sim, m, m.first_use);
       const std::int64_t price_id = meter_price_id(m);
       const std::string& label = label_of(m);
       Run& r = m.run;
@@ -617,7 +695,7 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
       } else {
         const std::int64_t metered = rules::metered_seconds(raw, policy);
         const std::int64_t quantity = metered * m.multiplier;
-        const auto s = rules::settle(*price, quantity, policy);
+        const auto s = rules::usage_record(*price, quantity, policy, resource);
         flush(sim, m);
         r.repeat = 1;
         r.start = m.first_use;
@@ -645,18 +723,32 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
       balance_of(inst).amount -= r.billed;
       inst.lifetime_billed += r.billed;
       ++sim.settlements;
+      if (period != SettlementPeriod::hour) {
+        if (!m.cycle_end) {
+          const Calendar& cal = *info_of(sim, inst).calendar;
+          m.cycle_start = to_seconds(rules::cycle_start(period, to_instant(m.first_use), cal));
+          m.cycle_end = to_seconds(rules::cycle_end(period, to_instant(m.first_use), cal));
+        }
+        m.cycle_exact += r.exact;
+      }
     }
   }
   m.used = 0;
   m.extra = 0;
   m.note.clear();
   m.seqs.clear();
+  if (m.cycle_end && e >= m.cycle_end) close_cycle(sim, m, e);
+  m.waiting_cycle = false;
   if (m.active) {
     m.seqs.push_back(m.active_seq);
     m.first_use = e;
     m.last_use = e;
     m.hour_end = sim.next_hour_end(info_of(sim, inst), e);
+  } else if (m.cycle_end && !m.retired) {
+    m.hour_end = m.cycle_end;  // stopped: wait for the cycle's end to round its record
+    m.waiting_cycle = true;
   } else {
+    if (m.cycle_end) close_cycle(sim, m, e);  // released: its last settlement record
     m.hour_end = 0;
   }
 }
@@ -678,7 +770,12 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
         m->listed = false;
         continue;
       }
-      steady = false;
+      if (m->waiting_cycle && m->hour_end - kHour > e) {
+        // Stopped, waiting to round its cycle: the others may run on in bulk until then.
+        valid_until = std::min(valid_until, m->hour_end - kHour);
+      } else {
+        steady = false;
+      }
       next = std::min(next, m->hour_end);
       live_[w++] = m;
       continue;
@@ -708,8 +805,9 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
     const Run& r = m->run;
     const ProviderInfo& p = info_of(sim, *m->owner);
     const bool same = r.repeat > 0 && r.full_hour && r.end == e && m->hour_end == e + kHour &&
-                      m->seqs.size() == 1 && r.seqs.size() == 1 && r.seqs[0] == m->seqs[0] &&
-                      e >= m->cache_from && e < m->cache_until && meter_price(*m) && m->policy &&
+                      (m->cycle_end == 0 || e + kHour < m->cycle_end) && m->seqs.size() == 1 &&
+                      r.seqs.size() == 1 && r.seqs[0] == m->seqs[0] && e >= m->cache_from &&
+                      e < m->cache_until && meter_price(*m) && m->policy &&
                       meter_price_id(*m) == r.price_id &&
                       meter_price(*m)->amount() == r.unit_price && m->policy->id == r.policy_id &&
                       (m->source == Source::instance || r.instance_type == label_of(*m));
@@ -718,6 +816,7 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
       continue;
     }
     valid_until = std::min(valid_until, m->cache_until);
+    if (m->cycle_end) valid_until = std::min(valid_until, m->cycle_end - kHour);
     grid_until = std::min(grid_until,
                           (p.offset_from <= e && e + kHour < p.offset_until) ? p.offset_until : e);
   }
@@ -763,6 +862,9 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
 // at once, as far as prices, policies, the zone's offset and the balance allow.
 void Account::bulk(Sim& sim, Seconds e, Seconds bound, Seconds valid_until, Seconds grid_until) {
   if (bound <= e) return;
+  if (std::all_of(live_.begin(), live_.end(), [](const Meter* m) { return m->waiting_cycle; })) {
+    return;  // nothing settles before the first waiting cycle ends
+  }
   Seconds n = (bound - e) / kHour;
   // Hour k (1-based) starts at e + (k−1)·3600 and must start before any price/policy change.
   if (valid_until != kNever) n = std::min(n, (valid_until - e - 1) / kHour + 1);
@@ -776,6 +878,7 @@ void Account::bulk(Sim& sim, Seconds e, Seconds bound, Seconds valid_until, Seco
   };
   std::vector<Debit> debits;
   for (Meter* m : live_) {
+    if (m->waiting_cycle) continue;
     const std::string_view code = m->owner->currency.code();
     auto it =
         std::find_if(debits.begin(), debits.end(), [&](const Debit& d) { return d.code == code; });
@@ -793,8 +896,14 @@ void Account::bulk(Sim& sim, Seconds e, Seconds bound, Seconds valid_until, Seco
     if (k < n) n = static_cast<Seconds>(k);
   }
   if (n <= 0) return;
+  Seconds waiting_until = kNever;
   for (Meter* m : live_) {
+    if (m->waiting_cycle) {
+      waiting_until = std::min(waiting_until, m->hour_end);
+      continue;
+    }
     Run& r = m->run;
+    if (m->cycle_end) m->cycle_exact += r.exact * n;
     r.repeat += n;
     r.end += n * kHour;
     r.settled_at = r.end;
@@ -803,14 +912,18 @@ void Account::bulk(Sim& sim, Seconds e, Seconds bound, Seconds valid_until, Seco
     m->first_use = m->active_since = m->last_use = m->hour_end - kHour;
     m->owner->lifetime_billed += r.billed * n;
   }
-  sim.settlements += n * static_cast<std::int64_t>(live_.size());
-  next_hour_end_ = e + (n + 1) * kHour;
+  const auto settling =
+      std::count_if(live_.begin(), live_.end(), [](const Meter* m) { return !m->waiting_cycle; });
+  sim.settlements += n * static_cast<std::int64_t>(settling);
+  next_hour_end_ = std::min(e + (n + 1) * kHour, waiting_until);
   const Seconds last = e + n * kHour;
   for (const Debit& d : debits) {
     balances[d.code].amount -= d.hourly * n;
     after_debit(sim, Currency::parse(d.code), last);
   }
-  for (Meter* m : live_) m->run.balance_after = balance_of(*m->owner).amount;
+  for (Meter* m : live_) {
+    if (!m->waiting_cycle) m->run.balance_after = balance_of(*m->owner).amount;
+  }
 }
 
 // ---- timers ----------------------------------------------------------------------------------
@@ -852,10 +965,16 @@ void Account::process_timer(Sim& sim) {
       const auto order = rules::prepaid_order(price.row->amount, months, discount, *pol.row);
       const Balance& b = balance(inst.currency);
       if (b.amount < order.charged.amount()) {
+        const auto retry = rules::auto_renew_retry(to_instant(t), to_instant(inst.expiry), *pol.row,
+                                                   *info_of(sim, inst).calendar);
+        if (retry) set_timer(inst, t_auto_renew, to_seconds(*retry));
         history(sim, inst, t,
                 "auto_renewal_failed: insufficient balance (the " + std::to_string(months) +
                     "-month renewal costs " + order.charged.to_string() + ", the balance is " +
-                    money_text(b.amount, inst.currency) + ")",
+                    money_text(b.amount, inst.currency) + ")" +
+                    (retry ? "; tried again " + when(to_seconds(*retry)) + " (policy " +
+                                 std::to_string(pol.row->id) + " retries daily until the expiry)"
+                           : std::string()),
                 inst.auto_renew_seq);
         return;
       }
@@ -918,10 +1037,7 @@ void Account::process_timer(Sim& sim) {
     case t_reclaim:
     case t_recycle_destroy: {
       if (inst.state == State::destroyed) return;
-      for (auto& m : inst.meters) {
-        deactivate(sim, *m, t, false);
-        m->retired = true;
-      }
+      for (auto& m : inst.meters) retire(sim, *m, t, false);
       inst.state = State::destroyed;
       inst.destroyed_at = t;
       clear_timers(inst);
@@ -1399,10 +1515,7 @@ std::optional<std::string> Account::resize(Sim& sim, Instance& inst, const Usage
     if (m->source == Source::instance && !m->retired) old_meter = m.get();
   }
   const bool was_active = old_meter && old_meter->active;
-  if (old_meter) {
-    deactivate(sim, *old_meter, t, false);
-    old_meter->retired = true;
-  }
+  if (old_meter) retire(sim, *old_meter, t, false);
   inst.type = type->id;
   inst.family = type->family;
   auto m = std::make_unique<Meter>();
@@ -1544,10 +1657,7 @@ std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t,
     refund_row = std::move(row);
   }
   if (refund_row) charge(sim, *refund_row, t, seq, "refund");
-  for (auto& m : inst.meters) {
-    deactivate(sim, *m, t, inst.state == State::running || m->active);
-    m->retired = true;
-  }
+  for (auto& m : inst.meters) retire(sim, *m, t, inst.state == State::running || m->active);
   inst.state = State::destroyed;
   inst.destroyed_at = t;
   inst.destroy_seq = seq;

@@ -138,6 +138,10 @@ void write_meter(Writer& w, const Meter& m) {
   w.key("extra").num(m.extra);
   w.key("seqs").nums(m.seqs);
   w.key("note").str(m.note);
+  w.key("cycle_start").num(m.cycle_start);
+  w.key("cycle_end").num(m.cycle_end);
+  w.key("cycle_exact").dec(m.cycle_exact);
+  w.key("waiting_cycle").boolean(m.waiting_cycle);
   w.key("run");
   write_run(w, m.run);
   w.close('}');
@@ -222,6 +226,11 @@ std::unique_ptr<Meter> meter_of(const json& j) {
   m->extra = j.at("extra").get<std::int64_t>();
   m->seqs = j.at("seqs").get<std::vector<std::int64_t>>();
   m->note = j.at("note").get<std::string>();
+  // States saved before settlement cycles (migration 7) have none open.
+  m->cycle_start = j.value("cycle_start", Seconds{0});
+  m->cycle_end = j.value("cycle_end", Seconds{0});
+  if (j.contains("cycle_exact")) m->cycle_exact = dec_of(j.at("cycle_exact"));
+  m->waiting_cycle = j.value("waiting_cycle", false);
   m->run = run_of(j.at("run"));
   return m;
 }

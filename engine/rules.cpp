@@ -33,6 +33,46 @@ Settlement settle(const Money& hourly_price, std::int64_t seconds, const Billing
   return {exact_money, billed, billed - exact_money};
 }
 
+Settlement usage_record(const Money& hourly_price, std::int64_t seconds,
+                        const BillingPolicy& policy, MeteredResource resource) {
+  if (policy.settlement_period_of(resource) == SettlementPeriod::hour) {
+    return settle(hourly_price, seconds, policy);
+  }
+  const Decimal exact = Decimal::divide(hourly_price.amount() * seconds, kSecondsPerHour,
+                                        Decimal::kScale, RoundingMode::half_even);
+  const Money exact_money(exact, hourly_price.currency());
+  return {exact_money, exact_money, Money::zero(hourly_price.currency())};
+}
+
+Settlement settle_cycle(const Money& exact, const BillingPolicy& policy) {
+  const Money billed = rounded_by_policy(exact, policy);
+  return {exact, billed, billed - exact};
+}
+
+Instant cycle_end(SettlementPeriod period, Instant t, const Calendar& calendar) {
+  switch (period) {
+    case SettlementPeriod::hour:
+      return calendar.next_hour(t);
+    case SettlementPeriod::day:
+      return calendar.midnight_after(t, 1);
+    case SettlementPeriod::month:
+      return calendar.next_month_start(t);
+  }
+  return calendar.next_hour(t);
+}
+
+Instant cycle_start(SettlementPeriod period, Instant t, const Calendar& calendar) {
+  switch (period) {
+    case SettlementPeriod::hour:
+      return calendar.hour_start(t);
+    case SettlementPeriod::day:
+      return calendar.midnight_after(t, 0);
+    case SettlementPeriod::month:
+      return calendar.month_start(t);
+  }
+  return calendar.hour_start(t);
+}
+
 RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds,
                       const BillingPolicy& policy) {
   const std::int64_t billed_seconds =
@@ -51,6 +91,47 @@ RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds,
     cost.billed =
         max_money(cost.billed, Money(*policy.min_charge_per_lifetime, hourly_price.currency()));
   }
+  return cost;
+}
+
+RunCost payg_runs_cost(const Money& hourly_price, std::int64_t seconds, std::int64_t runs,
+                       const BillingPolicy& policy, MeteredResource resource) {
+  const SettlementPeriod period = policy.settlement_period_of(resource);
+  if (runs < 1) throw std::invalid_argument("payg_runs_cost: runs must be at least 1");
+  if (period == SettlementPeriod::hour) {
+    const RunCost one = payg_run_cost(hourly_price, seconds, policy);
+    return {one.exact * runs, one.billed * runs, one.settlements * runs};
+  }
+  const std::int64_t cycle = period == SettlementPeriod::day ? kSecondsPerDay : 30 * kSecondsPerDay;
+  const std::int64_t billed_seconds =
+      std::max<std::int64_t>(seconds, policy.min_charge_seconds_per_run);
+  // The exact usage records of `s` seconds of one run from a cycle's start (hour by hour).
+  const auto records = [&](std::int64_t s) {
+    const std::int64_t full = s / kSecondsPerHour;
+    const std::int64_t rest = metered_seconds(s % kSecondsPerHour, policy);
+    return settle(hourly_price, kSecondsPerHour, policy).exact.amount() * full +
+           usage_record(hourly_price, rest, policy, resource).exact.amount();
+  };
+  const Currency ccy = hourly_price.currency();
+  RunCost cost{Money::zero(ccy), Money::zero(ccy), 0};
+  const auto add_cycles = [&](const Decimal& exact, std::int64_t count) {
+    if (count <= 0) return;
+    cost.exact += Money(exact * count, ccy);
+    cost.billed += settle_cycle(Money(exact, ccy), policy).billed * count;
+    cost.settlements += count;
+  };
+  if (runs == 1) {
+    add_cycles(records(cycle), billed_seconds / cycle);
+    if (billed_seconds % cycle) add_cycles(records(billed_seconds % cycle), 1);
+    if (policy.min_charge_per_lifetime && billed_seconds > 0) {
+      cost.billed = max_money(cost.billed, Money(*policy.min_charge_per_lifetime, ccy));
+    }
+    return cost;
+  }
+  const Decimal run = records(billed_seconds);
+  const std::int64_t per_cycle = cycle / kSecondsPerDay;  // daily runs in a cycle
+  add_cycles(run * per_cycle, runs / per_cycle);
+  add_cycles(run * (runs % per_cycle), runs % per_cycle ? 1 : 0);
   return cost;
 }
 
@@ -223,6 +304,14 @@ Refund prepaid_refund(const Money& paid, Instant purchased_at, Instant at,
   r.used_value = rounded_by_policy(months_value + hours_value, policy);
   r.amount = max_money(paid - r.used_value, Money::zero(paid.currency()));
   return r;
+}
+
+std::optional<Instant> auto_renew_retry(Instant failed_at, Instant expiry,
+                                        const BillingPolicy& policy, const Calendar& calendar) {
+  if (!policy.auto_renew_retry_daily) return std::nullopt;
+  const Instant next = calendar.from_local(calendar.to_local(failed_at) + date::days{1});
+  if (next >= expiry) return std::nullopt;
+  return next;
 }
 
 ArrearsTimeline arrears_timeline(Instant negative_since, const BillingPolicy& policy) {

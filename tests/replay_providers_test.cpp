@@ -113,13 +113,45 @@ TEST_CASE("Alibaba auto-renewal 9 days before expiry at 08:00", "[replay][alibab
   REQUIRE(m.size() == 3);
   CHECK(m[2].at == secs("2023-08-11T08:00:00+08:00"));
   CHECK(m[2].balance_after == "3304");
+  // A failed deduction is tried again every day at 08:00 until the expiry (policy
+  // auto_renew_retry_daily, doc-detail/52843): Sep 11, 12, …, 20 — ten failures.
   const auto s = fx.states("p");
-  REQUIRE(s.size() == 5);
-  CHECK(s[2].at == secs("2023-09-11T08:00:00+08:00"));
-  CHECK(s[2].reason.rfind("auto_renewal_failed", 0) == 0);
-  CHECK(s[3].state == "recycle_bin");
-  CHECK(s[3].at == secs("2023-09-20T14:00:00+08:00"));
-  CHECK(s[4].at == secs("2023-10-06T00:00:00+08:00"));
+  REQUIRE(s.size() == 14);
+  for (int day = 11; day <= 20; ++day) {
+    const auto& failed = s[static_cast<std::size_t>(day - 9)];
+    CHECK(failed.at == secs(("2023-09-" + std::to_string(day) + "T08:00:00+08:00").c_str()));
+    CHECK(failed.reason.rfind("auto_renewal_failed", 0) == 0);
+    CHECK((failed.reason.find("tried again 2023-09-" + std::to_string(day + 1)) !=
+           std::string::npos) == (day < 20));
+  }
+  CHECK(s[12].state == "recycle_bin");
+  CHECK(s[12].at == secs("2023-09-20T14:00:00+08:00"));
+  CHECK(s[13].at == secs("2023-10-06T00:00:00+08:00"));
+}
+
+TEST_CASE("Alibaba: a failed auto-renewal succeeds on a later daily retry after a top-up",
+          "[replay][alibaba]") {
+  ReplayFixture fx;
+  // As above, but 100 CNY arrives on Sep 13: the retry of Sep 14 08:00 renews (3304 + 100 =
+  // 3404 ≥ 3348), so the instance never expires on Sep 20.
+  fx.replay_text(R"(
+{"id":"t1","time":"2023-07-20T09:00:00+08:00","type":"topup","account":"acme","amount":"10000","currency":"CNY"}
+{"id":"c1","time":"2023-07-20T14:00:00+08:00","type":"create","account":"acme","instance":"p","provider":"alibaba","region":"cn-shanghai","instance_type":"ecs.gn6i-c4g1.xlarge","mode":"prepaid","months":1,"auto_renew":true}
+{"id":"t2","time":"2023-09-13T12:00:00+08:00","type":"topup","account":"acme","amount":"100","currency":"CNY"}
+)",
+                 until("2023-09-30T00:00:00+08:00"));
+  const auto c = fx.charges();
+  REQUIRE(c.size() == 3);
+  CHECK_CHARGE(c[2], "auto_renewal", "2023-09-20T14:00:00+08:00", "2023-10-20T14:00:00+08:00", 1,
+               "1", "3348", "3348.00", "0", "3348.00");
+  const auto m = fx.movements("acme");
+  CHECK(m.back().at == secs("2023-09-14T08:00:00+08:00"));
+  CHECK(m.back().balance_after == "56");
+  const auto s = fx.states("p");
+  REQUIRE(s.size() == 6);  // create, renewal, 3 failures (Sep 11–13), renewal
+  CHECK(s[4].reason.find("tried again 2023-09-14") != std::string::npos);
+  CHECK(s[5].at == secs("2023-09-14T08:00:00+08:00"));
+  CHECK(s[5].reason.rfind("auto_renewal:", 0) == 0);
 }
 
 // ---- Huawei (fake prices from tests/data)
@@ -218,42 +250,51 @@ TEST_CASE("Huawei disks: a priced system disk is a line of its own; an unpriced 
 
 TEST_CASE("AWS: a run shorter than 60 s is billed 60 s", "[replay][aws]") {
   ReplayFixture fx;
-  // 30 s, billed 60 s: 3.06 × 60 / 3600 = 0.051 → 0.05 (half-up), settled at 11:00 UTC. No
-  // top-up: an invoiced account, the balance goes negative without arrears.
+  // 30 s, billed 60 s: 3.06 × 60 / 3600 = 0.051, an exact usage record settled at 11:00 UTC.
+  // AWS rounds on the monthly bill (policy settlement_period month): the instance is released,
+  // so its month's record closes with its last hour: 0.051 → 0.05 (half-up), rounding −0.001.
+  // No top-up: an invoiced account, the balance goes negative without arrears.
   fx.replay_text(R"(
 {"id":"c1","time":"2018-01-10T10:00:00Z","type":"create","account":"corp","instance":"p3","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg"}
 {"id":"d1","time":"2018-01-10T10:00:30Z","type":"destroy","account":"corp","instance":"p3"}
 )",
                  until("2018-01-10T11:00:00Z"));
   const auto c = fx.charges();
-  REQUIRE(c.size() == 1);
-  CHECK_CHARGE(c[0], "settlement", "2018-01-10T10:00:00Z", "2018-01-10T10:01:00Z", 1, "60", "0.051",
-               "0.05", "-0.001", "0.05");
-  CHECK(c[0].currency == "USD");
-  CHECK(c[0].note.find("minimum 60 s per run") != std::string::npos);
-  CHECK(c[0].note.find("the run of 30 s") != std::string::npos);
+  REQUIRE(c.size() == 2);
+  // Rows in period order: the month's record starts with the month.
+  CHECK_CHARGE(c[0], "cycle_rounding", "2018-01-01T00:00:00Z", "2018-01-10T11:00:00Z", 1, "1", "0",
+               "-0.001", "-0.001", "-0.001");
+  CHECK(c[0].note.find("closed at release") != std::string::npos);
+  CHECK_CHARGE(c[1], "settlement", "2018-01-10T10:00:00Z", "2018-01-10T10:01:00Z", 1, "60", "0.051",
+               "0.051", "0", "0.051");
+  CHECK(c[1].currency == "USD");
+  CHECK(c[1].note.find("minimum 60 s per run") != std::string::npos);
+  CHECK(c[1].note.find("the run of 30 s") != std::string::npos);
   CHECK(fx.movements("corp").back().balance_after == "-0.05");
 }
 
 TEST_CASE("AWS: a short run ending on the hour gets its minimum in the next hour",
           "[replay][aws]") {
   ReplayFixture fx;
-  // 10:59:30–11:00:00 is 30 s in the 10:00 hour: 3.06 × 30 / 3600 = 0.0255 → 0.03. The hour is
+  // 10:59:30–11:00:00 is 30 s in the 10:00 hour: 3.06 × 30 / 3600 = 0.0255. The hour is
   // settled at 11:00 before the destroy at 11:00 is applied, so the missing 30 s go on the 11:00
-  // hour: 0.0255 → 0.03, with the note.
+  // hour: 0.0255, with the note. Both records stay exact; the month's record rounds their sum
+  // once: 0.051 → 0.05 (hourly rounding would have billed 0.03 + 0.03 = 0.06).
   fx.replay_text(R"(
 {"id":"c1","time":"2018-01-10T10:59:30Z","type":"create","account":"corp","instance":"p3","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg"}
 {"id":"d1","time":"2018-01-10T11:00:00Z","type":"destroy","account":"corp","instance":"p3"}
 )",
                  until("2018-01-10T12:00:00Z"));
   const auto c = fx.charges();
-  REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[0], "settlement", "2018-01-10T10:59:30Z", "2018-01-10T11:00:00Z", 1, "30",
-               "0.0255", "0.03", "0.0045", "0.03");
-  CHECK(c[0].note.empty());
-  CHECK_CHARGE(c[1], "settlement", "2018-01-10T11:00:00Z", "2018-01-10T11:00:30Z", 1, "30",
-               "0.0255", "0.03", "0.0045", "0.03");
-  CHECK(c[1].note.find("(+30 s)") != std::string::npos);
+  REQUIRE(c.size() == 3);
+  CHECK_CHARGE(c[0], "cycle_rounding", "2018-01-01T00:00:00Z", "2018-01-10T12:00:00Z", 1, "1", "0",
+               "-0.001", "-0.001", "-0.001");
+  CHECK_CHARGE(c[1], "settlement", "2018-01-10T10:59:30Z", "2018-01-10T11:00:00Z", 1, "30",
+               "0.0255", "0.0255", "0", "0.0255");
+  CHECK(c[1].note.empty());
+  CHECK_CHARGE(c[2], "settlement", "2018-01-10T11:00:00Z", "2018-01-10T11:00:30Z", 1, "30",
+               "0.0255", "0.0255", "0", "0.0255");
+  CHECK(c[2].note.find("(+30 s)") != std::string::npos);
 }
 
 TEST_CASE("AWS: an hour across a month end in UTC", "[replay][aws]") {
@@ -314,8 +355,9 @@ TEST_CASE("AWS: a stopped instance pays nothing for compute", "[replay][aws]") {
 
 TEST_CASE("Google: a host and its attachable GPUs are two compute lines", "[replay][google]") {
   ReplayFixture fx;
-  // n1-highmem-2 0.1184/h → half-up 0.12 (rounding +0.0016) per hour; 1 × K80 0.45/h (unit
-  // gpu_second: 1 GPU × 3600 s). Two hours each: one line per price row.
+  // n1-highmem-2 0.1184/h; 1 × K80 0.45/h (unit gpu_second: 1 GPU × 3600 s). Two hours each:
+  // one line per price row, kept exact. Google rounds on the monthly bill, each meter on its
+  // own: the host's 0.2368 → 0.24 (+0.0032) when it is released; the K80's 0.90 needs none.
   const auto r = fx.replay_text(R"(
 {"id":"c1","time":"2018-10-01T10:00:00Z","type":"create","account":"lab","instance":"g","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpu":"K80","gpus":1}
 {"id":"d1","time":"2018-10-01T12:00:00Z","type":"destroy","account":"lab","instance":"g"}
@@ -324,15 +366,18 @@ TEST_CASE("Google: a host and its attachable GPUs are two compute lines", "[repl
 )");
   CHECK(r.rejected == 2);
   const auto c = fx.charges();
-  REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[0], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T12:00:00Z", 2, "3600",
-               "0.1184", "0.12", "0.0016", "0.24");
-  CHECK(c[0].unit == "second");
-  CHECK(c[0].price_id == fx.price_id("google", "n1-highmem-2", "payg", "2018-07-19"));
+  REQUIRE(c.size() == 3);
+  CHECK_CHARGE(c[0], "cycle_rounding", "2018-10-01T00:00:00Z", "2018-10-01T12:00:00Z", 1, "1", "0",
+               "0.0032", "0.0032", "0.0032");
+  CHECK(c[0].component == "compute");
   CHECK_CHARGE(c[1], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T12:00:00Z", 2, "3600",
+               "0.1184", "0.1184", "0", "0.2368");
+  CHECK(c[1].unit == "second");
+  CHECK(c[1].price_id == fx.price_id("google", "n1-highmem-2", "payg", "2018-07-19"));
+  CHECK_CHARGE(c[2], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T12:00:00Z", 2, "3600",
                "0.45", "0.45", "0", "0.90");
-  CHECK(c[1].unit == "gpu_second");
-  CHECK(c[1].price_id == fx.price_id("google", "K80", "payg", "2018-09-08"));
+  CHECK(c[2].unit == "gpu_second");
+  CHECK(c[2].price_id == fx.price_id("google", "K80", "payg", "2018-09-08"));
   const auto rej = fx.rejects();
   REQUIRE(rej.size() == 2);
   CHECK(rej[0].reason == "n1-highmem-2 takes 1, 2, 4, 8 × K80, not 3");
@@ -341,8 +386,10 @@ TEST_CASE("Google: a host and its attachable GPUs are two compute lines", "[repl
 
 TEST_CASE("Google: a stopped instance pays nothing for its host or GPUs", "[replay][google]") {
   ReplayFixture fx;
-  // Stopped 10:30–11:30: the host pays 1800 s in each hour, 0.1184 × 1800 / 3600 = 0.0592 →
-  // half-up 0.06 (+0.0008); the K80 1800 gpu-seconds, 0.45 × 1800 / 3600 = 0.225 → 0.23 (+0.005).
+  // Stopped 10:30–11:30: the host pays 1800 s in each hour, 0.1184 × 1800 / 3600 = 0.0592; the
+  // K80 1800 gpu-seconds, 0.45 × 1800 / 3600 = 0.225. The month's records round once per meter
+  // when the instance is released: host 0.1184 → 0.12 (+0.0016), K80 0.45 (none). Rounded each
+  // hour it would have been 0.06 + 0.06 and 0.23 + 0.23 (0.58 instead of 0.57).
   fx.replay_text(R"(
 {"id":"c1","time":"2018-10-01T10:00:00Z","type":"create","account":"lab","instance":"g","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpu":"K80","gpus":1}
 {"id":"s1","time":"2018-10-01T10:30:00Z","type":"stop","account":"lab","instance":"g"}
@@ -350,14 +397,17 @@ TEST_CASE("Google: a stopped instance pays nothing for its host or GPUs", "[repl
 {"id":"d1","time":"2018-10-01T12:00:00Z","type":"destroy","account":"lab","instance":"g"}
 )");
   const auto c = fx.charges();
-  REQUIRE(c.size() == 4);
-  CHECK_CHARGE(c[0], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T10:30:00Z", 1, "1800",
-               "0.0592", "0.06", "0.0008", "0.06");
+  REQUIRE(c.size() == 5);
+  CHECK_CHARGE(c[0], "cycle_rounding", "2018-10-01T00:00:00Z", "2018-10-01T12:00:00Z", 1, "1", "0",
+               "0.0016", "0.0016", "0.0016");
   CHECK_CHARGE(c[1], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T10:30:00Z", 1, "1800",
-               "0.225", "0.23", "0.005", "0.23");
-  CHECK(c[1].unit == "gpu_second");
-  CHECK_CHARGE(c[2], "settlement", "2018-10-01T11:30:00Z", "2018-10-01T12:00:00Z", 1, "1800",
-               "0.0592", "0.06", "0.0008", "0.06");
+               "0.0592", "0.0592", "0", "0.0592");
+  CHECK_CHARGE(c[2], "settlement", "2018-10-01T10:00:00Z", "2018-10-01T10:30:00Z", 1, "1800",
+               "0.225", "0.225", "0", "0.225");
+  CHECK(c[2].unit == "gpu_second");
   CHECK_CHARGE(c[3], "settlement", "2018-10-01T11:30:00Z", "2018-10-01T12:00:00Z", 1, "1800",
-               "0.225", "0.23", "0.005", "0.23");
+               "0.0592", "0.0592", "0", "0.0592");
+  CHECK_CHARGE(c[4], "settlement", "2018-10-01T11:30:00Z", "2018-10-01T12:00:00Z", 1, "1800",
+               "0.225", "0.225", "0", "0.225");
+  CHECK(fx.movements("lab").back().balance_after == "-0.57");
 }

@@ -215,7 +215,8 @@ struct PolicyRowInfo {
   Instant effective_from{};
   std::optional<Instant> effective_to;
   int metering_granularity_seconds = 1;
-  std::string settlement_period;
+  std::string settlement_period;  // of compute; disks and bandwidth as this unless set
+  std::optional<std::string> disk_settlement_period, bandwidth_settlement_period;
   RoundingMode settlement_rounding = RoundingMode::half_up;
   int settlement_decimals = 2;
   int min_charge_seconds_per_run = 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "gpubill/decimal.hpp"
 #include "gpubill/time.hpp"
@@ -19,16 +20,41 @@ struct Effective {
   bool contains(Instant t) const noexcept { return from <= t && (!to || t < *to); }
 };
 
+// How often a pay-as-you-go resource is settled: one settlement record per cycle, rounded once
+// with the policy's rounding. Usage is still metered hour by hour; with a cycle longer than an
+// hour each hour's usage record is kept exact and the cycle's record is rounded at its end
+// (a local day or calendar month in the provider's billing time zone). "hour" = every hour on
+// the hour, each hour rounded on its own.
+enum class SettlementPeriod { hour, day, month };
+std::string_view to_string(SettlementPeriod period) noexcept;
+// "hour", "day" or "month". Throws ParseError.
+SettlementPeriod parse_settlement_period(std::string_view text);
+
+// What a pay-as-you-go meter bills, for the settlement cycle of each kind.
+enum class MeteredResource { compute, disk, bandwidth };
+
 struct BillingPolicy {
   std::int64_t id = 0;  // policy row id (recorded on every charge it produces)
   std::string provider;
   Effective period;
   // Usage is counted in whole units of this many seconds; a started unit counts whole.
   int metering_granularity_seconds = 1;
-  // Pay-as-you-go settlement: "hour" = every hour on the hour, provider's billing time zone.
-  std::string settlement_period = "hour";
+  // Pay-as-you-go settlement cycle of compute (instances and their GPUs), and of disks and
+  // bandwidth when these are unset. Each cycle's record is rounded with settlement_rounding to
+  // settlement_decimals.
+  SettlementPeriod settlement_period = SettlementPeriod::hour;
+  std::optional<SettlementPeriod> disk_settlement_period, bandwidth_settlement_period;
   RoundingMode settlement_rounding = RoundingMode::half_up;
   int settlement_decimals = 2;
+  SettlementPeriod settlement_period_of(MeteredResource resource) const noexcept {
+    if (resource == MeteredResource::disk && disk_settlement_period) {
+      return *disk_settlement_period;
+    }
+    if (resource == MeteredResource::bandwidth && bandwidth_settlement_period) {
+      return *bandwidth_settlement_period;
+    }
+    return settlement_period;
+  }
   // Each run (start → stop) is billed for at least this many seconds (AWS: 60).
   int min_charge_seconds_per_run = 0;
   // A pay-as-you-go instance's lifetime costs at least this, in the price's currency
@@ -45,6 +71,9 @@ struct BillingPolicy {
   int auto_renew_days_before = 0;
   std::optional<std::chrono::minutes> auto_renew_local_time;
   int auto_renew_months = 1;
+  // A failed auto-renewal (balance too low) is tried again every day at the same local time
+  // until the expiry (Alibaba, Huawei); false = tried once.
+  bool auto_renew_retry_daily = false;
   bool prepaid_destroy_before_expiry = false;
   int full_refund_days = 5;
   bool stopped_payg_compute_charged = true;

@@ -4,8 +4,9 @@
 // An offer is an instance type in a region, or (Google-style) a host machine in a region with
 // N attachable GPUs, whose per-GPU price is added to the host's. Each billing mode priced at the
 // quote date gives one line:
-//   payg / spot  rules::payg_run_cost per run (hourly settlement, the provider's rounding and
-//                minimums); a daily schedule is one run per day. Spot lines are interruptible.
+//   payg / spot  rules::payg_runs_cost of the host and of its GPUs, each a meter of its own
+//                (the provider's settlement cycle, rounding and minimums); a daily schedule is
+//                one run per day. Spot lines are interruptible.
 //   prepaid      rules::cheapest_prepaid_plan over rules::standard_prepaid_terms() with the
 //                catalog's term discounts, for ceil(calendar span / 720 h) months.
 //   reserved_1y / reserved_3y  the hourly rate for every hour of as many whole terms
@@ -82,7 +83,8 @@ struct QuoteLine {
   bool released_daily = false;                 // daily schedule, stopped instances charged
 
   // Compute, in the price's currency.
-  std::optional<rules::RunCost> run_cost;  // one run (payg, spot) or one term (reserved)
+  // payg, spot: all runs of every meter (host, GPUs); reserved: one term.
+  std::optional<rules::RunCost> run_cost;
   std::optional<rules::PrepaidPlan> plan;  // prepaid
   int reserved_terms = 0;
   std::int64_t reserved_term_hours = 0;

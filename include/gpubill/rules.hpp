@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "gpubill/catalog.hpp"
@@ -31,6 +32,20 @@ struct Settlement {
 };
 Settlement settle(const Money& hourly_price, std::int64_t seconds, const BillingPolicy& policy);
 
+// One hour's usage record of a pay-as-you-go `resource`: settle() when the policy settles the
+// resource every hour; when it settles per day or month, the record is kept exact (billed =
+// exact, rounding 0) and the cycle's record is rounded at its end (settle_cycle).
+Settlement usage_record(const Money& hourly_price, std::int64_t seconds,
+                        const BillingPolicy& policy, MeteredResource resource);
+// The settlement record of one cycle whose usage records add up to `exact`: rounded once with
+// the policy's rounding (Huawei: truncated to 0.01, the dropped part is "抹零").
+Settlement settle_cycle(const Money& exact, const BillingPolicy& policy);
+// The end of the settlement cycle containing t: the next hour, the next local midnight or the
+// first instant of the next local calendar month in the calendar's zone.
+Instant cycle_end(SettlementPeriod period, Instant t, const Calendar& calendar);
+// The start of the settlement cycle containing t.
+Instant cycle_start(SettlementPeriod period, Instant t, const Calendar& calendar);
+
 // Cost of `seconds` of continuous pay-as-you-go use starting on a settlement boundary:
 // full hours settle one by one (each rounded), the last partial hour on its own; a run shorter
 // than policy.min_charge_seconds_per_run is billed as that minimum; the lifetime total is at
@@ -41,6 +56,17 @@ struct RunCost {
   std::int64_t settlements = 0;
 };
 RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds, const BillingPolicy& policy);
+
+// Cost of `runs` pay-as-you-go runs of `seconds` each of one meter (one run a day when
+// runs > 1) priced `hourly_price` per hour, settled with the policy's cycle for `resource`:
+//   hour   payg_run_cost per run, × runs;
+//   day / month   each hour's usage record exact (per-run minimum and metering as above), one
+//          record per cycle rounded once. A quote places the first run at the start of a cycle;
+//          a quoted day is 24 h and a quoted month 30 days (720 h), so runs of a day each fall
+//          in a cycle of their own (day) or 30 to a cycle (month).
+// `settlements` counts the rounded records. The lifetime minimum applies when runs == 1.
+RunCost payg_runs_cost(const Money& hourly_price, std::int64_t seconds, std::int64_t runs,
+                       const BillingPolicy& policy, MeteredResource resource);
 
 // A prepaid order of `months` at `monthly_price` with the term discount `discount` (nullptr =
 // list price): charged = monthly × months × factor, rounded with the policy's settlement
@@ -103,6 +129,12 @@ ExpirySchedule expiry_schedule(Instant period_start, int months, const BillingPo
 // The same for a known expiry instant.
 ExpirySchedule schedule_for_expiry(Instant expiry, const BillingPolicy& policy,
                                    const Calendar& calendar);
+
+// After an auto-renewal attempt at `failed_at` failed for want of balance: the next attempt,
+// one local day later at the same local time, when policy.auto_renew_retry_daily and that is
+// still before `expiry`; otherwise none.
+std::optional<Instant> auto_renew_retry(Instant failed_at, Instant expiry,
+                                        const BillingPolicy& policy, const Calendar& calendar);
 
 // Upgrade of a prepaid instance: (new − old monthly list price) × remaining days / (365/12) ×
 // discount factor, remaining days counted to the second (remaining_seconds / 86400), rounded
