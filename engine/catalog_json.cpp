@@ -245,6 +245,26 @@ BillingPolicy read_policy(const Fields& f) {
   }
   p.auto_renew_months = f.integer_or("auto_renew_months", p.auto_renew_months, 1, 120);
   p.auto_renew_retry_daily = f.boolean_or("auto_renew_retry_daily", p.auto_renew_retry_daily);
+  for (const auto& tier : f.array("sustained_use_tiers")) {
+    if (!tier.is_string()) f.fail("sustained_use_tiers", "write each tier as a decimal string");
+    try {
+      const Decimal d = Decimal::parse(tier.get<std::string>());
+      if (d.sign() < 0 || Decimal(1) < d) throw ParseError("not between 0 and 1");
+      p.sustained_use_tiers.push_back(d);
+    } catch (const Error& e) {
+      f.fail("sustained_use_tiers", "'" + tier.get<std::string>() + "': " + e.what());
+    }
+  }
+  for (const auto& family : f.array("sustained_use_families")) {
+    if (!family.is_string() || family.get<std::string>().empty() ||
+        family.get<std::string>().find(',') != std::string::npos) {
+      f.fail("sustained_use_families", "expected instance family names, found " + family.dump());
+    }
+    p.sustained_use_families.push_back(family.get<std::string>());
+  }
+  if (p.sustained_use_tiers.empty() != p.sustained_use_families.empty()) {
+    f.fail("sustained_use_tiers", "sustained_use_tiers and sustained_use_families go together");
+  }
   p.prepaid_destroy_before_expiry =
       f.boolean_or("prepaid_destroy_before_expiry", p.prepaid_destroy_before_expiry);
   p.full_refund_days = f.integer_or("full_refund_days", p.full_refund_days, 0, 366);
@@ -424,6 +444,8 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "full_refund_days",
                 "stopped_payg_compute_charged",
                 "payg_available",
+                "sustained_use_tiers",
+                "sustained_use_families",
                 "source",
                 "as_of"},
                d.policies, read_policy);

@@ -421,6 +421,25 @@ void read_fx_rates(SQLite::Database& db, CatalogData& out) {
   }
 }
 
+// A short list in one column: "a,b,c" (items never hold a comma); "" = empty.
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t end = comma == std::string::npos ? text.size() : comma;
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string join_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
 void read_policies(SQLite::Database& db, CatalogData& out) {
   SQLite::Statement q(
       db,
@@ -430,7 +449,8 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
       "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
       "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
-      "auto_renew_retry_daily FROM policy ORDER BY provider, effective_from");
+      "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families FROM policy "
+      "ORDER BY provider, effective_from");
   while (q.executeStep()) {
     BillingPolicy p;
     p.id = q.getColumn(0).getInt64();
@@ -469,6 +489,12 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
           decode("policy", "bandwidth_settlement_period", q.getColumn(23).getString(), period);
     }
     p.auto_renew_retry_daily = q.getColumn(24).getInt() != 0;
+    for (const auto& tier : split_list(q.getColumn(25).getString())) {
+      p.sustained_use_tiers.push_back(
+          decode("policy", "sustained_use_tiers", tier,
+                 [](const std::string& t) { return Decimal::parse(t); }));
+    }
+    p.sustained_use_families = split_list(q.getColumn(26).getString());
     out.policies.push_back(std::move(p));
   }
 }
@@ -691,7 +717,8 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
       "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
-      "auto_renew_retry_daily) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       "ON CONFLICT(provider, effective_from) DO UPDATE SET effective_to = excluded.effective_to, "
       "metering_granularity_seconds = excluded.metering_granularity_seconds, settlement_period "
       "= excluded.settlement_period, settlement_rounding = excluded.settlement_rounding, "
@@ -707,7 +734,8 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "excluded.payg_available, source = excluded.source, as_of = excluded.as_of, "
       "disk_settlement_period = excluded.disk_settlement_period, bandwidth_settlement_period = "
       "excluded.bandwidth_settlement_period, auto_renew_retry_daily = "
-      "excluded.auto_renew_retry_daily");
+      "excluded.auto_renew_retry_daily, sustained_use_tiers = excluded.sustained_use_tiers, "
+      "sustained_use_families = excluded.sustained_use_families");
   for (const auto& p : data.policies) {
     q.bind(1, p.provider);
     bind_period(q, 2, p.period);
@@ -743,6 +771,10 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
     bind_period_opt(22, p.disk_settlement_period);
     bind_period_opt(23, p.bandwidth_settlement_period);
     q.bind(24, p.auto_renew_retry_daily ? 1 : 0);
+    std::vector<std::string> tiers;
+    for (const auto& t : p.sustained_use_tiers) tiers.push_back(t.to_string());
+    q.bind(25, join_list(tiers));
+    q.bind(26, join_list(p.sustained_use_families));
     run(q);
   }
 }

@@ -103,6 +103,7 @@ struct Classification {
 Classification classify(const std::string& kind) {
   if (kind == "settlement" || kind == "minimum_charge") return {"Usage", "Usage-Based"};
   if (kind == "auto_renewal") return {"Purchase", "Recurring"};
+  if (kind == "sustained_use_discount") return {"Credit", "Recurring"};
   if (kind == "prepaid_order" || kind == "renewal" || kind == "upgrade" || kind == "refund") {
     return {"Purchase", "One-Time"};
   }
@@ -270,9 +271,9 @@ std::vector<Cell> focus_row(const ChargeLine& c, Facts& facts) {
   Decimal list_unit_price = c.unit_price;
   Decimal list_cost = c.exact_amount;
   std::string pricing_unit = focus_unit(c.price_unit);
-  if (c.kind == "cycle_rounding") {
-    // The rounding of a day's or month's settlement record: an adjustment of its own amount
-    // (its unit price is the record's exact usage, which the usage rows already bill).
+  if (c.kind == "cycle_rounding" || c.kind == "sustained_use_discount") {
+    // The rounding of a day's or month's settlement record, or a month's sustained-use credit:
+    // an amount of its own, not a price × quantity (the usage rows bill the use).
     pricing_unit = "Units";
     pricing_quantity = Decimal(c.billed_amount.sign() < 0 ? -1 : 1);
     list_unit_price = c.billed_amount.sign() < 0 ? -c.billed_amount : c.billed_amount;

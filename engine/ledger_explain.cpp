@@ -1,6 +1,7 @@
 // explain_charge: the rows and events behind a charge line, and its arithmetic re-derived with
 // the billing rules (rules.hpp) and checked against what is stored.
 #include <algorithm>
+#include <map>
 
 #include "gpubill/errors.hpp"
 #include "gpubill/ledger.hpp"
@@ -66,8 +67,8 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
                       "SELECT id, provider, effective_from, effective_to, "
                       "metering_granularity_seconds, settlement_period, settlement_rounding, "
                       "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
-                      "source, as_of, disk_settlement_period, bandwidth_settlement_period "
-                      "FROM policy WHERE id = ?");
+                      "source, as_of, disk_settlement_period, bandwidth_settlement_period, "
+                      "sustained_use_tiers, sustained_use_families FROM policy WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   PolicyRowInfo p;
@@ -89,6 +90,8 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
   p.as_of = q.getColumn(11).getString();
   if (!q.getColumn(12).isNull()) p.disk_settlement_period = q.getColumn(12).getString();
   if (!q.getColumn(13).isNull()) p.bandwidth_settlement_period = q.getColumn(13).getString();
+  p.sustained_use_tiers = q.getColumn(14).getString();
+  p.sustained_use_families = q.getColumn(15).getString();
   return p;
 }
 
@@ -141,6 +144,17 @@ std::vector<EventInfo> read_events(SQLite::Database& db, const std::vector<std::
   return out;
 }
 
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
 BillingPolicy to_policy(const PolicyRowInfo& row) {
   BillingPolicy p;
   p.id = row.id;
@@ -165,6 +179,10 @@ BillingPolicy to_policy(const PolicyRowInfo& row) {
   }
   p.settlement_rounding = row.settlement_rounding;
   p.settlement_decimals = row.settlement_decimals;
+  for (const auto& tier : split_commas(row.sustained_use_tiers)) {
+    p.sustained_use_tiers.push_back(decode_decimal(tier, at + "sustained_use_tiers"));
+  }
+  p.sustained_use_families = split_commas(row.sustained_use_families);
   p.min_charge_seconds_per_run = row.min_charge_seconds_per_run;
   p.min_charge_per_lifetime = row.min_charge_per_lifetime;
   return p;
@@ -189,6 +207,55 @@ bool is_whole(Decimal d) {
   return d.round(0, RoundingMode::down) == d;
 }
 
+// The month's pay-as-you-go usage of a sustained-use line's kind (its instance type, or its GPU
+// model for gpu_second lines), per hour end, from the account's settlement lines of eligible
+// families, as replay counted it.
+std::vector<rules::UsageHour> sustained_use_hours(Database& db, const ChargeLine& credit,
+                                                  const BillingPolicy& policy) {
+  SQLite::Database& sql = sqlite(db);
+  const auto family_of = [&](const std::string& type) {
+    SQLite::Statement q(sql, "SELECT family FROM instance_type WHERE provider = ? AND id = ?");
+    q.bind(1, credit.provider);
+    q.bind(2, type);
+    return q.executeStep() ? q.getColumn(0).getString() : std::string();
+  };
+  const auto subject_of = [&](std::int64_t price_id) {
+    SQLite::Statement q(sql, "SELECT subject FROM price WHERE id = ?");
+    q.bind(1, static_cast<int64_t>(price_id));
+    return q.executeStep() ? q.getColumn(0).getString() : std::string();
+  };
+  const auto& families = policy.sustained_use_families;
+  const Calendar calendar(provider_facts(sql, credit.provider)
+                              .value_or(ProviderFacts{credit.provider, credit.provider, "UTC"})
+                              .billing_time_zone);
+  ChargeFilter same_account;
+  same_account.account = credit.account;
+  std::map<std::int64_t, rules::UsageHour> hours;
+  for (const auto& c : query_charges(db, same_account)) {
+    if (c.kind != "settlement" || c.mode != "payg" || c.provider != credit.provider ||
+        c.region != credit.region || c.unit != credit.unit || c.currency != credit.currency) {
+      continue;
+    }
+    if (std::find(families.begin(), families.end(), family_of(c.instance_type)) == families.end()) {
+      continue;
+    }
+    const std::string subject =
+        c.unit == "gpu_second" && c.price_id ? subject_of(*c.price_id) : c.instance_type;
+    if (subject != credit.instance_type) continue;
+    const std::int64_t quantity = c.quantity.truncate_to_int();
+    for (std::int64_t i = 0; i < c.repeat; ++i) {
+      const Instant end = calendar.next_hour(c.period_start + std::chrono::hours{i});
+      if (end <= credit.period_start || end > credit.period_end) continue;
+      rules::UsageHour& h = hours[end.time_since_epoch().count()];
+      h.seconds += quantity;
+      h.hourly_price = c.unit_price;
+    }
+  }
+  std::vector<rules::UsageHour> out;
+  for (const auto& [end, h] : hours) out.push_back(h);
+  return out;
+}
+
 // The resource a charge row's component bills, for its settlement cycle.
 MeteredResource resource_of_component(const std::string& component) {
   if (component == "system_disk" || component == "data_disk") return MeteredResource::disk;
@@ -197,7 +264,8 @@ MeteredResource resource_of_component(const std::string& component) {
 }
 
 void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
-            const std::optional<Decimal>& cycle_usage) {
+            const std::optional<Decimal>& cycle_usage,
+            const std::optional<std::vector<rules::UsageHour>>& sustained_hours) {
   const ChargeLine& c = x.line;
   const std::string ccy = " " + c.currency.to_string();
   if (!x.policy) {
@@ -208,7 +276,8 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
   const bool per_second_hourly = per_second_of_hourly(c.unit, c.price_unit);
   const bool order = c.unit == "month" && c.price_unit == "month" &&
                      (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal");
-  if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge") {
+  if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge" &&
+      c.kind != "sustained_use_discount") {
     const std::int64_t seconds = c.quantity.truncate_to_int();
     const MeteredResource resource = resource_of_component(c.component);
     const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy, resource);
@@ -287,6 +356,30 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
     const std::size_t before = x.mismatches.size();
     expect_equal(x, "unit_price (the cycle's exact usage)", *cycle_usage, c.unit_price);
     expect_equal(x, "billed_amount", s.rounding.amount(), c.billed_amount);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "sustained_use_discount" && sustained_hours) {
+    // The month's use of the kind, stacked into inferred instances, at the policy's tiers.
+    const std::int64_t month = (c.period_end - c.period_start).count();
+    const auto su =
+        rules::sustained_use_credit(*sustained_hours, month, policy.sustained_use_tiers);
+    std::int64_t used = 0;
+    for (const auto& h : *sustained_hours) used += h.seconds;
+    const Money exact(-su.credit, c.currency);
+    const Money billed = exact.round(policy.settlement_decimals, policy.settlement_rounding);
+    std::string text = "usage lines of " + c.instance_type + " in " + c.region +
+                       " this month: " + std::to_string(used) + " " + c.unit + " in " +
+                       std::to_string(sustained_hours->size()) + " hours, " +
+                       std::to_string(su.inferred.size()) + " inferred instance(s) of ";
+    for (std::size_t k = 0; k < su.inferred.size(); ++k) {
+      text += (k ? ", " : "") + std::to_string(su.inferred[k]) + " s";
+    }
+    text += " in a month of " + std::to_string(month) + " s; credit " + exact.amount().to_string() +
+            " " + rounding_step(policy, billed.amount(), (billed - exact).amount());
+    x.arithmetic.push_back(text);
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", exact.amount(), c.exact_amount);
+    expect_equal(x, "billed_amount", billed.amount(), c.billed_amount);
+    expect_equal(x, "quantity", Decimal(used), c.quantity);
     x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
   } else if (c.kind == "minimum_charge" && policy.min_charge_per_lifetime && lifetime_billed) {
     // The lifetime minimum tops the instance's settlements up to the policy's minimum.
@@ -452,7 +545,12 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
         },
         [](const ChargeLine& o) { return o.total_exact; });
   }
-  derive(x, lifetime_billed, cycle_usage);
+  // A sustained-use credit is re-derived from the month's usage lines of its kind, hour by hour.
+  std::optional<std::vector<rules::UsageHour>> sustained_hours;
+  if (c.kind == "sustained_use_discount" && x.policy) {
+    sustained_hours = sustained_use_hours(db, c, to_policy(*x.policy));
+  }
+  derive(x, lifetime_billed, cycle_usage, sustained_hours);
 
   // The row's own arithmetic.
   if (c.billed_amount != c.exact_amount + c.rounding) {

@@ -124,6 +124,10 @@ Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& 
       std::int64_t slack = 1;
       for (int k = d; k < 6; ++k) slack *= 10;
       pc.slack_micro = slack + 1;  // 10^-d (at least one micro-unit) plus the 1e-12 roundings
+      for (const Decimal& tier : pc.policy->sustained_use_tiers) {
+        const auto micro = static_cast<std::int64_t>((tier * 1'000'000).truncate_to_int());
+        pc.sustained_floor_micro = std::min(pc.sustained_floor_micro, micro);
+      }
     }
   }
 
@@ -464,6 +468,10 @@ int128_t Ctx::lower_bound(const IndexedOffer& o, int m, const Inputs& in) {
     const int128_t per_hour = std::max<int128_t>(0, price - in.pc->slack_micro * (in.gpu ? 2 : 1));
     if (mode == BillingMode::payg || mode == BillingMode::spot) {
       native = per_hour * u.full_hours * u.runs;
+      // (A 128-bit division per line is not free: only where a discount applies.)
+      if (mode == BillingMode::payg && in.pc->sustained_floor_micro != kMicro) {
+        native = native * in.pc->sustained_floor_micro / kMicro;
+      }
     } else {
       const std::int64_t term_hours = mode == BillingMode::reserved_1y ? 8760 : 26280;
       const std::int64_t terms = (u.span + term_hours * kHour - 1) / (term_hours * kHour);
@@ -475,6 +483,60 @@ int128_t Ctx::lower_bound(const IndexedOffer& o, int m, const Inputs& in) {
   const PartCost n = part(true, o, mode == BillingMode::prepaid, nullptr);
   return bound + s.converted.units() + n.converted.units();
 }
+
+namespace {
+
+// The sustained use credit of one meter (`count` units at `unit_price` per hour: the host, or
+// its GPUs) over the workload's use, as replay credits it: per quote month of 720 h from the
+// first run, the hours' metered seconds stacked by rules::sustained_use_credit, each month's
+// credit rounded by the policy. Positive.
+Money sustained_use_credit(const Money& unit_price, std::int64_t count, const Usage& u,
+                           const BillingPolicy& policy) {
+  constexpr std::int64_t kMonthHours = 720;
+  const std::int64_t billed =
+      std::max<std::int64_t>(u.run_seconds, policy.min_charge_seconds_per_run);
+  const std::int64_t full = billed / kHour;
+  const std::int64_t rest = rules::metered_seconds(billed % kHour, policy);
+  const std::int64_t run_hours = full + (rest > 0 ? 1 : 0);
+  // Metered seconds of the meter in hour i of the use (one run, or one run a day).
+  const auto seconds_in_hour = [&](std::int64_t i) -> std::int64_t {
+    std::int64_t h = i;
+    if (u.runs > 1) {
+      if (i / 24 >= u.runs) return 0;
+      h = i % 24;
+    }
+    if (h < full) return count * kHour;
+    if (h == full && rest > 0) return count * rest;
+    return 0;
+  };
+  const std::int64_t span_hours = u.runs > 1 ? u.runs * 24 : run_hours;
+  const std::int64_t months = (span_hours + kMonthHours - 1) / kMonthHours;
+  // Months wholly in use look alike: one run through all of it, or 30 daily runs.
+  const std::int64_t alike =
+      u.runs > 1 ? u.runs / 30 : (full >= kMonthHours ? full / kMonthHours : 0);
+  const auto month_credit = [&](std::int64_t m) {
+    std::vector<rules::UsageHour> hours;
+    for (std::int64_t i = m * kMonthHours; i < (m + 1) * kMonthHours; ++i) {
+      if (const std::int64_t s = seconds_in_hour(i)) hours.push_back({s, unit_price.amount()});
+    }
+    const auto su =
+        rules::sustained_use_credit(hours, kMonthHours * kHour, policy.sustained_use_tiers);
+    return Money(su.credit, unit_price.currency())
+        .round(policy.settlement_decimals, policy.settlement_rounding);
+  };
+  Money credit = Money::zero(unit_price.currency());
+  if (alike > 0) credit += month_credit(0) * alike;
+  for (std::int64_t m = alike; m < months; ++m) credit += month_credit(m);
+  return credit;
+}
+
+bool sustained_use_applies(const BillingPolicy& policy, const std::string& family) {
+  const auto& families = policy.sustained_use_families;
+  return !policy.sustained_use_tiers.empty() &&
+         std::find(families.begin(), families.end(), family) != families.end();
+}
+
+}  // namespace
 
 Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* line) {
   const BillingMode mode = kModes[static_cast<std::size_t>(m)];
@@ -510,6 +572,14 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
       run.settlements += gpus.settlements;
     }
     compute = run.billed;
+    if (mode == BillingMode::payg && sustained_use_applies(policy, o.type->family)) {
+      // Released each day, each run is an instance of its own, but a month's sequential
+      // instances of a kind still add up (inferred instances): the use is the same.
+      Money credit = sustained_use_credit(in.host->row->amount, 1, u, policy);
+      if (in.gpu) credit += sustained_use_credit(in.gpu->row->amount, o.attached, u, policy);
+      *compute -= credit;
+      if (line && !credit.amount().is_zero()) line->sustained_use_credit = credit;
+    }
     if (stopped_between_runs && policy.min_charge_per_lifetime) {
       const Money least(*policy.min_charge_per_lifetime, price.currency());
       if (*compute < least) compute = least;

@@ -150,6 +150,10 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
     notes.push_back("host " + o.type->id + " + " + std::to_string(o.attached) + " × " + o.gpu->id +
                     " at the per-GPU price");
   }
+  if (line.sustained_use_credit) {
+    notes.push_back("sustained use discount −" + line.sustained_use_credit->to_string() +
+                    " (each month's use at the policy's tiers)");
+  }
   if (mode == BillingMode::spot) notes.push_back("interruptible (spot): capacity can be reclaimed");
   if (mode == BillingMode::prepaid && line.plan) {
     const int covered = line.plan->months_covered;

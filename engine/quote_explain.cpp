@@ -253,6 +253,14 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
     s << " = " << line.run_cost->billed.to_string() << " (exact "
       << line.run_cost->exact.to_string() << ")\n";
   }
+  if (line.sustained_use_credit) {
+    s << "  sustained use discount: −" << line.sustained_use_credit->to_string() << " (policy row #"
+      << line.policy->id << ": per 720-h month from the first run, the "
+      << "hours' use stacked into inferred instances, each quarter of a month's use charged at "
+      << "the next tier";
+    for (const auto& t : line.policy->sustained_use_tiers) s << " " << t.to_string();
+    s << "; each month's credit rounded " << to_string(line.policy->settlement_rounding) << ")\n";
+  }
   s << "  compute: " << line.compute->to_string() << "\n";
   if (line.fx) {
     s << "  converted: " << line.compute->to_string() << " × " << line.fx->rate.to_string() << " = "

@@ -77,6 +77,9 @@ struct ProviderCtx {
   const BillingPolicy* policy = nullptr;
   BillingPolicy no_lifetime;     // the policy without its lifetime minimum
   std::int64_t slack_micro = 1;  // most a settlement's rounding can take off, in micro-units
+  // The lowest share of the base rate a sustained use tier charges, in micro-units (1e6 =
+  // no sustained use discount): what a lower bound of a payg total may assume.
+  std::int64_t sustained_floor_micro = 1'000'000;
 };
 
 struct CurrencyRate {

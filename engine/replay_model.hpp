@@ -208,6 +208,22 @@ struct Instance {
   Balance* bal = nullptr;                     // cache of the account's balance in `currency`
 };
 
+// Sustained use of one kind of resource (an instance type, or a GPU model: unit second or
+// gpu_second) in one region and calendar month, where the policy has sustained_use_tiers: its
+// metered seconds per hour, for the month's credit (rules::sustained_use_credit).
+struct SustainedGroup {
+  std::string provider, region, subject, unit;
+  Currency currency = Currency::parse("USD");
+  Seconds month_start = 0, month_end = 0;
+  std::map<Seconds, rules::UsageHour> hours;  // by hour end
+  std::int64_t price_id = 0, policy_id = 0;   // of the latest hour
+};
+// Its key in Account::sustained.
+inline std::string sustained_key(const SustainedGroup& g) {
+  return g.provider + '\x1f' + g.region + '\x1f' + g.unit + '\x1f' + g.subject + '\x1f' +
+         std::to_string(g.month_start);
+}
+
 class Sim;
 
 class Account {
@@ -217,6 +233,8 @@ class Account {
   std::int64_t next_index = 1;
   std::map<std::string, Balance> balances;  // by currency code
   std::unordered_map<std::string, std::unique_ptr<Instance>> instances;
+  // Open sustained-use months, by provider, region, unit, subject and month start.
+  std::map<std::string, SustainedGroup> sustained;
 
   // Rebuilds the indexes (live meters, timers, instance numbers) after loading.
   void rebuild();
@@ -255,6 +273,11 @@ class Account {
 
   // time
   void process_hour_end(Sim&, Seconds e, Seconds bound);
+  // Sustained use: records `hours` hours of a meter ending at first_end, first_end + 3600, …;
+  // closes the months that end at t with their credit lines.
+  void add_sustained_use(Sim&, const Meter& m, Seconds first_end, std::int64_t hours);
+  Seconds next_sustained_close() const;
+  void close_sustained_use(Sim&, Seconds t);
   void settle_meter(Sim&, Meter& m, Seconds e);
   void bulk(Sim&, Seconds e, Seconds bound, Seconds valid_until, Seconds grid_until);
   void process_timer(Sim&);

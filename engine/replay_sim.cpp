@@ -647,14 +647,129 @@ void Account::advance_to(Sim& sim, Seconds t) {
   while (true) {
     const Seconds tt = timers_.empty() ? kNever : std::get<0>(*timers_.begin());
     const Seconds e = next_hour_end_;
-    if (std::min(e, tt) > t) break;
-    if (e <= tt) {
+    const Seconds sc = next_sustained_close();
+    if (std::min({e, tt, sc}) > t) break;
+    // At one instant: the hour's settlements, then the month's sustained-use credits, then
+    // timers.
+    if (e <= tt && e <= sc) {
       process_hour_end(sim, e, t);
+    } else if (sc <= tt) {
+      close_sustained_use(sim, sc);
     } else {
       process_timer(sim);
     }
   }
   clock = std::max(clock, t);
+}
+
+// ---- sustained use ---------------------------------------------------------------------------
+
+namespace {
+
+bool sustained_use_applies(const BillingPolicy& policy, const Instance& inst, const Meter& m) {
+  if (policy.sustained_use_tiers.empty() || inst.mode != BillingMode::payg || !is_compute(m)) {
+    return false;
+  }
+  const auto& families = policy.sustained_use_families;
+  return std::find(families.begin(), families.end(), inst.family) != families.end();
+}
+
+}  // namespace
+
+void Account::add_sustained_use(Sim& sim, const Meter& m, Seconds first_end, std::int64_t hours) {
+  Instance& inst = *m.owner;
+  const Run& r = m.run;
+  const Calendar& cal = *info_of(sim, inst).calendar;
+  SustainedGroup* g = nullptr;
+  for (std::int64_t i = 0; i < hours; ++i) {
+    const Seconds end = first_end + i * kHour;
+    if (!g || end > g->month_end) {
+      SustainedGroup probe;
+      probe.provider = inst.provider;
+      probe.region = inst.region;
+      probe.subject = m.subject;
+      probe.unit = m.unit;
+      probe.currency = inst.currency;
+      probe.month_start = to_seconds(cal.month_start(to_instant(end - 1)));
+      probe.month_end = to_seconds(cal.next_month_start(to_instant(end - 1)));
+      g = &sustained.try_emplace(sustained_key(probe), std::move(probe)).first->second;
+    }
+    rules::UsageHour& h = g->hours[end];
+    h.seconds += r.quantity;
+    h.hourly_price = r.unit_price;
+    g->price_id = r.price_id;
+    g->policy_id = r.policy_id;
+  }
+}
+
+Seconds Account::next_sustained_close() const {
+  Seconds next = kNever;
+  for (const auto& [key, g] : sustained) next = std::min(next, g.month_end);
+  return next;
+}
+
+void Account::close_sustained_use(Sim& sim, Seconds t) {
+  for (auto it = sustained.begin(); it != sustained.end();) {
+    SustainedGroup& g = it->second;
+    if (g.month_end != t) {
+      ++it;
+      continue;
+    }
+    const BillingPolicy* policy = sim.policy_at(g.provider, t - 1).row;
+    if (policy && !policy->sustained_use_tiers.empty()) {
+      std::vector<rules::UsageHour> hours;
+      hours.reserve(g.hours.size());
+      std::int64_t used = 0;
+      for (const auto& [end, h] : g.hours) {
+        hours.push_back(h);
+        used += h.seconds;
+      }
+      const auto su = rules::sustained_use_credit(hours, g.month_end - g.month_start,
+                                                  policy->sustained_use_tiers);
+      const Money exact(-su.credit, g.currency);
+      const Money billed = exact.round(policy->settlement_decimals, policy->settlement_rounding);
+      if (!billed.amount().is_zero() || !exact.amount().is_zero()) {
+        ChargeRow row;
+        row.account = name;
+        row.provider = g.provider;
+        row.region = g.region;
+        row.instance_type = g.subject;
+        row.component = "compute";
+        row.kind = "sustained_use_discount";
+        row.mode = "payg";
+        row.currency = g.currency;
+        row.period_start = g.month_start;
+        row.period_end = g.month_end;
+        row.quantity = std::to_string(used);
+        row.unit = g.unit;
+        row.unit_price = std::prev(g.hours.end())->second.hourly_price;  // the base rate
+        row.price_unit = "hour";
+        row.exact = exact.amount();
+        row.billed = billed.amount();
+        row.rounding = row.billed - row.exact;
+        row.decimals = policy->settlement_decimals;
+        row.price_id = g.price_id;
+        row.policy_id = policy->id;
+        std::string inferred;
+        for (std::int64_t s : su.inferred) {
+          inferred += (inferred.empty() ? "" : ", ") +
+                      Decimal::divide(Decimal(s), kHour, 2, RoundingMode::half_up).to_string() +
+                      " h";
+        }
+        std::string tiers;
+        for (const auto& f : policy->sustained_use_tiers) {
+          tiers += (tiers.empty() ? "" : "/") + f.to_string();
+        }
+        row.note = "sustained use of " + g.subject + " in " + g.region + " from " +
+                   when(g.month_start) + ": " + std::to_string(su.inferred.size()) +
+                   " inferred instance(s) used " + inferred + " of the month's " +
+                   std::to_string((g.month_end - g.month_start) / kHour) + " h; tiers " + tiers +
+                   " of the base rate (policy " + std::to_string(policy->id) + ")";
+        charge(sim, row, t, 0, "charge");
+      }
+    }
+    it = sustained.erase(it);
+  }
 }
 
 // Settles one meter's open hour ending at e. Returns whether a settlement was made.
@@ -731,6 +846,7 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
         }
         m.cycle_exact += r.exact;
       }
+      if (sustained_use_applies(policy, inst, m)) add_sustained_use(sim, m, e, 1);
     }
   }
   m.used = 0;
@@ -855,7 +971,7 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
   }
   if (!steady || live_.empty()) return;
   const Seconds tt = timers_.empty() ? kNever : std::get<0>(*timers_.begin());
-  bulk(sim, e, std::min(target, tt), valid_until, grid_until);
+  bulk(sim, e, std::min({target, tt, next_sustained_close()}), valid_until, grid_until);
 }
 
 // Every live meter settled a full, steady hour at e: settle the following hours up to `bound`
@@ -904,6 +1020,9 @@ void Account::bulk(Sim& sim, Seconds e, Seconds bound, Seconds valid_until, Seco
     }
     Run& r = m->run;
     if (m->cycle_end) m->cycle_exact += r.exact * n;
+    if (m->policy && sustained_use_applies(*m->policy, *m->owner, *m)) {
+      add_sustained_use(sim, *m, e + kHour, n);
+    }
     r.repeat += n;
     r.end += n * kHour;
     r.settled_at = r.end;

@@ -291,6 +291,37 @@ std::string Account::save() const {
     write_instance(w, *inst);
   }
   w.close(']');
+  if (!sustained.empty()) {
+    w.key("sustained").open('[');
+    for (const auto& [key, g] : sustained) {
+      w.item();
+      w.open('{');
+      w.key("provider").str(g.provider);
+      w.key("region").str(g.region);
+      w.key("subject").str(g.subject);
+      w.key("unit").str(g.unit);
+      w.key("currency").str(std::string(g.currency.code()));
+      w.key("month_start").num(g.month_start);
+      w.key("month_end").num(g.month_end);
+      w.key("price_id").num(g.price_id);
+      w.key("policy_id").num(g.policy_id);
+      w.key("hours").open('[');
+      for (const auto& [end, h] : g.hours) {
+        w.item();
+        w.open('[');
+        w.item();
+        w.num(end);
+        w.item();
+        w.num(h.seconds);
+        w.item();
+        w.dec(h.hourly_price);
+        w.close(']');
+      }
+      w.close(']');
+      w.close('}');
+    }
+    w.close(']');
+  }
   w.close('}');
   return std::move(w.out);
 }
@@ -317,6 +348,28 @@ std::unique_ptr<Account> Account::load(const std::string& name, Seconds clock,
       auto inst = instance_of(ji);
       const std::string id = inst->id;
       a->instances.emplace(id, std::move(inst));
+    }
+    if (j.contains("sustained")) {
+      for (const auto& jg : j.at("sustained")) {
+        SustainedGroup g;
+        g.provider = jg.at("provider").get<std::string>();
+        g.region = jg.at("region").get<std::string>();
+        g.subject = jg.at("subject").get<std::string>();
+        g.unit = jg.at("unit").get<std::string>();
+        g.currency = Currency::parse(jg.at("currency").get<std::string>());
+        g.month_start = jg.at("month_start").get<Seconds>();
+        g.month_end = jg.at("month_end").get<Seconds>();
+        g.price_id = jg.at("price_id").get<std::int64_t>();
+        g.policy_id = jg.at("policy_id").get<std::int64_t>();
+        for (const auto& jh : jg.at("hours")) {
+          rules::UsageHour h;
+          h.seconds = jh.at(1).get<std::int64_t>();
+          h.hourly_price = dec_of(jh.at(2));
+          g.hours.emplace(jh.at(0).get<Seconds>(), h);
+        }
+        const std::string key = sustained_key(g);
+        a->sustained.emplace(key, std::move(g));
+      }
     }
     a->rebuild();
     return a;

@@ -314,6 +314,37 @@ std::optional<Instant> auto_renew_retry(Instant failed_at, Instant expiry,
   return next;
 }
 
+SustainedUse sustained_use_credit(const std::vector<UsageHour>& hours, std::int64_t month_seconds,
+                                  const std::vector<Decimal>& tiers) {
+  if (month_seconds <= 0) throw std::invalid_argument("sustained_use_credit: empty month");
+  SustainedUse out;
+  if (tiers.empty()) return out;
+  std::int64_t most = 0;
+  for (const auto& h : hours) most = std::max(most, h.seconds);
+  const std::int64_t inferred = (most + kSecondsPerHour - 1) / kSecondsPerHour;
+  const auto n = static_cast<std::int64_t>(tiers.size());
+  Decimal sum;  // Σ price × seconds × (1 − tier), divided by 3600 once
+  for (std::int64_t k = 0; k < inferred; ++k) {
+    std::int64_t used = 0;  // this inferred instance's seconds so far this month
+    for (const auto& h : hours) {
+      std::int64_t s =
+          std::clamp<std::int64_t>(h.seconds - k * kSecondsPerHour, 0, kSecondsPerHour);
+      while (s > 0) {
+        const std::int64_t tier = std::min(n - 1, used * n / month_seconds);
+        // Tier i holds the integers `used` with i/n <= used / month < (i+1)/n.
+        const std::int64_t tier_end = ((tier + 1) * month_seconds + n - 1) / n;
+        const std::int64_t part = tier == n - 1 ? s : std::min(s, tier_end - used);
+        sum += h.hourly_price * (Decimal(1) - tiers[static_cast<std::size_t>(tier)]) * part;
+        used += part;
+        s -= part;
+      }
+    }
+    out.inferred.push_back(used);
+  }
+  out.credit = Decimal::divide(sum, kSecondsPerHour, Decimal::kScale, RoundingMode::half_even);
+  return out;
+}
+
 ArrearsTimeline arrears_timeline(Instant negative_since, const BillingPolicy& policy) {
   const Instant shutdown = negative_since + std::chrono::hours{policy.arrears_grace_hours};
   return {shutdown, shutdown + std::chrono::hours{policy.arrears_retention_hours}};

@@ -144,13 +144,13 @@ TEST_CASE("quote equals replay: random workloads on every provider's pay-as-you-
     fx.replay_text(
         log,
         until(
-            (format_instant(parse_instant(o.month_start) + std::chrono::hours{24 * 29})).c_str()));
+            (format_instant(parse_instant(o.month_start) + std::chrono::hours{24 * 32})).c_str()));
     CHECK(fx.count("SELECT COUNT(*) FROM reject") == 0);
     for (std::size_t k = 0; k < accounts.size(); ++k) {
       INFO(o.provider << " " << o.instance_type << " " << o.mode << " " << o.month_start << ": "
                       << accounts[k].second.seconds << " s × " << accounts[k].second.days
                       << (released[k] ? " (released daily)" : ""));
-      CHECK(billed_total(fx, accounts[k].first) == quoted[k]);
+      CHECK(billed_total(fx, accounts[k].first).to_string() == quoted[k].to_string());
     }
   }
 }

@@ -211,7 +211,9 @@ TEST_CASE("Google in a quote: host and K80 are settled apart and rounded on the 
           "[quote][cycle][google]") {
   // 730 h of n1-highmem-2 (0.1184/h) + 1 × K80 (0.45/h) on 2019-06-30. Rounding the summed
   // 0.5684/h every hour (0.57 × 730 = 416.10) was 1.17 too much; each meter's records exact and
-  // rounded per 720 h cycle: host 85.248 → 85.25 + 1.184 → 1.18, K80 324 + 4.5 → 414.93.
+  // rounded per 720 h cycle: host 85.248 → 85.25 + 1.184 → 1.18, K80 324 + 4.5 → 414.93. The
+  // first month is a full month of use: sustained use takes 30 % off it, host 25.5744 → 25.57
+  // and K80 97.20; the 10 h of the second month are in the first tier: 414.93 − 122.77.
   ReplayFixture fx;
   const Workload w = parse_workload_json(
       R"({"format": "gpubill-workload/1", "gpu": {"models": ["K80"], "count": 1},
@@ -225,8 +227,11 @@ TEST_CASE("Google in a quote: host and K80 are settled apart and rounded on the 
     if (l.priced && l.instance_type == "n1-highmem-2+1×K80") line = &l;
   }
   REQUIRE(line != nullptr);
-  CHECK(line->compute->to_string() == "414.93 USD");
+  CHECK(line->run_cost->billed.to_string() == "414.93 USD");
   CHECK(line->run_cost->exact.amount().to_string() == "414.932");
+  REQUIRE(line->sustained_use_credit);
+  CHECK(line->sustained_use_credit->to_string() == "122.77 USD");
+  CHECK(line->compute->to_string() == "292.16 USD");
   const std::string text = explain_line(q, *line);
   CHECK(text.find("one settlement record per month") != std::string::npos);
 }
@@ -255,4 +260,103 @@ TEST_CASE("Alibaba's lifetime minimum counts the month's rounded record",
     INFO(row.kind);
     CHECK(explain_charge(fx.db(), row.id).derivation == Derivation::verified);
   }
+}
+
+namespace {
+
+std::string google_vm(const std::string& id, const std::string& instance, const char* time,
+                      const std::string& extra = "") {
+  return R"({"id":")" + id + R"(","time":")" + time +
+         R"(","type":"create","account":"lab","instance":")" + instance +
+         R"(","provider":"google","region":"us-central1","instance_type":"n1-highmem-2","mode":"payg","gpu":"K80","gpus":1)" +
+         extra + "}\n";
+}
+
+std::string destroy(const std::string& id, const std::string& instance, const char* time) {
+  return R"({"id":")" + id + R"(","time":")" + time +
+         R"(","type":"destroy","account":"lab","instance":")" + instance + "\"}\n";
+}
+
+std::vector<Charge> credits(ReplayFixture& fx) {
+  return fx.charges("kind = 'sustained_use_discount'");
+}
+
+}  // namespace
+
+TEST_CASE("Google sustained use: a month of a K80 is 30 % off, credited at the month end",
+          "[replay][sustained][google]") {
+  ReplayFixture fx;
+  // June 2019 (720 h): K80 0.45 × 720 = 324, its quarters at 100/80/60/40 % → credit 97.20;
+  // the n1-highmem-2 host 85.248 → 25.5744 → 25.57 (half-up). Credited at 00:00 July 1.
+  fx.replay_text(
+      google_vm("c1", "g", "2019-06-01T00:00:00Z") + destroy("d1", "g", "2019-07-01T00:00:00Z"),
+      until("2019-07-01T01:00:00Z"));
+  const auto c = credits(fx);
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].instance_type == "K80");
+  CHECK(c[0].unit == "gpu_second");
+  CHECK(c[0].quantity == "2592000");
+  CHECK(c[0].billed == "-97.20");
+  CHECK(c[1].instance_type == "n1-highmem-2");
+  CHECK(c[1].exact == "-25.5744");
+  CHECK(c[1].billed == "-25.57");
+  CHECK(c[0].start == secs("2019-06-01T00:00:00Z"));
+  CHECK(c[0].end == secs("2019-07-01T00:00:00Z"));
+  for (const auto& row : c) {
+    CHECK(explain_charge(fx.db(), row.id).derivation == Derivation::verified);
+  }
+  CHECK(fx.movements("lab").back().balance_after == "-286.48");  // 85.25 + 324 − 122.77
+  const FocusTable focus = focus_export(fx.db(), query_charges(fx.db()));
+  const auto category = std::find(focus.columns.begin(), focus.columns.end(), "ChargeCategory") -
+                        focus.columns.begin();
+  int credit_rows = 0;
+  for (const auto& r : focus.rows) credit_rows += r[static_cast<std::size_t>(category)] == "Credit";
+  CHECK(credit_rows == 2);
+}
+
+TEST_CASE(
+    "Google sustained use: VMs one after another are one inferred instance; side by side, two",
+    "[replay][sustained][google]") {
+  // One after another: 360 h + 360 h of K80 in June = one inferred instance used all month →
+  // 97.20, as for one VM. Side by side for the first 15 days: two inferred instances of 360 h
+  // (half the month each: 180 h at 100 %, 180 h at 80 %) → 2 × 0.45 × 180 × 0.2 = 32.40.
+  ReplayFixture one_after;
+  one_after.replay_text(
+      google_vm("c1", "a", "2019-06-01T00:00:00Z") + destroy("d1", "a", "2019-06-16T00:00:00Z") +
+          google_vm("c2", "b", "2019-06-16T00:00:00Z") + destroy("d2", "b", "2019-07-01T00:00:00Z"),
+      until("2019-07-01T01:00:00Z"));
+  auto c = credits(one_after);
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].billed == "-97.20");
+
+  ReplayFixture side_by_side;
+  side_by_side.replay_text(
+      google_vm("c1", "a", "2019-06-01T00:00:00Z") + google_vm("c2", "b", "2019-06-01T00:00:00Z") +
+          destroy("d1", "a", "2019-06-16T00:00:00Z") + destroy("d2", "b", "2019-06-16T00:00:00Z"),
+      until("2019-07-01T01:00:00Z"));
+  c = credits(side_by_side);
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].billed == "-32.40");
+  CHECK(c[0].note.find("2 inferred instance(s) used 360 h, 360 h") != std::string::npos);
+  CHECK(explain_charge(side_by_side.db(), c[0].id).derivation == Derivation::verified);
+}
+
+TEST_CASE("Google sustained use: a log split mid-month gives the same credit",
+          "[replay][sustained][google][property]") {
+  const std::string first = google_vm("c1", "g", "2019-06-01T00:00:00Z");
+  const std::string second = destroy("d1", "g", "2019-06-21T07:00:00Z");
+  ReplayFixture whole;
+  whole.replay_text(first + second, until("2019-07-02T00:00:00Z"));
+  ReplayFixture split;
+  split.replay_text(first, until("2019-06-10T13:00:00Z"), "one.jsonl");
+  split.replay_text(second, until("2019-07-02T00:00:00Z"), "two.jsonl");
+  const auto a = credits(whole), b = credits(split);
+  REQUIRE(a.size() == 2);
+  REQUIRE(b.size() == 2);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].billed == b[i].billed);
+    CHECK(a[i].note == b[i].note);
+  }
+  // 487 h: 180 h at 100 %, 180 h at 80 %, 127 h at 60 % → K80 0.45 × (36 + 50.8) = 39.06.
+  CHECK(a[0].billed == "-39.06");
 }

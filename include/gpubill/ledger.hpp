@@ -221,6 +221,8 @@ struct PolicyRowInfo {
   int settlement_decimals = 2;
   int min_charge_seconds_per_run = 0;
   std::optional<Decimal> min_charge_per_lifetime;
+  // As stored: "1,0.8,0.6,0.4" and "n1"; empty = no sustained use discount.
+  std::string sustained_use_tiers, sustained_use_families;
   std::string source, as_of;
 };
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpubill/decimal.hpp"
 #include "gpubill/time.hpp"
@@ -78,6 +79,12 @@ struct BillingPolicy {
   int full_refund_days = 5;
   bool stopped_payg_compute_charged = true;
   bool payg_available = true;
+  // Sustained use discount (Google): the share of the base rate charged in each equal part of a
+  // calendar month of use, in order (1, 0.8, 0.6, 0.4: a full month is 30 % off), for
+  // pay-as-you-go instances of these families and the GPUs attached to them. Empty = none.
+  // rules::sustained_use_credit says how use is counted.
+  std::vector<Decimal> sustained_use_tiers;
+  std::vector<std::string> sustained_use_families;
   std::string source;
   std::string as_of;
 };

@@ -85,6 +85,8 @@ struct QuoteLine {
   // Compute, in the price's currency.
   // payg, spot: all runs of every meter (host, GPUs); reserved: one term.
   std::optional<rules::RunCost> run_cost;
+  // payg: the sustained use credit already taken off `compute` (Google), in its currency.
+  std::optional<Money> sustained_use_credit;
   std::optional<rules::PrepaidPlan> plan;  // prepaid
   int reserved_terms = 0;
   std::int64_t reserved_term_hours = 0;

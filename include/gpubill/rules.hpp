@@ -170,6 +170,27 @@ Refund prepaid_refund(const Money& paid, Instant purchased_at, Instant at,
                       const Money& hourly_price, const BillingPolicy& policy,
                       const Calendar& calendar);
 
+// Sustained use discount (policy.sustained_use_tiers). The use of one kind of resource (a
+// machine type, a GPU model) in one region and calendar month is stacked into inferred
+// instances: in each hour the k-th inferred instance is used for
+// clamp(seconds − (k−1) × 3600, 0, 3600) seconds, where `seconds` is that hour's metered use of
+// the kind (instance-seconds, or GPU-seconds), so instances that run one after another count as
+// one. Each inferred instance's seconds are charged at the tier its cumulative use that month
+// has reached — tier i covers use from i/n to (i+1)/n of the month's seconds (n tiers) — and the
+// credit is what the tiers take off the hours' prices:
+//   Σ price × seconds in tier i × (1 − tiers[i]) / 3600   (12 decimals, half-even).
+// `hours` are in time order, at most one entry per hour. REQUIRES month_seconds > 0.
+struct UsageHour {
+  std::int64_t seconds = 0;
+  Decimal hourly_price;
+};
+struct SustainedUse {
+  Decimal credit;                      // exact, >= 0
+  std::vector<std::int64_t> inferred;  // seconds of use of each inferred instance
+};
+SustainedUse sustained_use_credit(const std::vector<UsageHour>& hours, std::int64_t month_seconds,
+                                  const std::vector<Decimal>& tiers);
+
 // Arrears: the balance went negative at `negative_since`; pay-as-you-go instances are shut down
 // policy.arrears_grace_hours later and reclaimed policy.arrears_retention_hours after that.
 struct ArrearsTimeline {
