@@ -237,6 +237,11 @@ Table policy_table(const BillingPolicy* p) {
        {"auto_renew_retry_daily", yes_no(p->auto_renew_retry_daily)},
        {"prepaid_destroy_before_expiry", yes_no(p->prepaid_destroy_before_expiry)},
        {"full_refund_days", std::to_string(p->full_refund_days)},
+       {"no_reason_return_limit",
+        p->no_reason_return_limit == 0
+            ? std::string("no limit")
+            : std::to_string(p->no_reason_return_limit) +
+                  (p->no_reason_limit_per_year ? " per calendar year" : " per account")},
        {"stopped_payg_compute_charged", yes_no(p->stopped_payg_compute_charged)},
        {"payg_available", yes_no(p->payg_available)},
        {"as_of", p->as_of},

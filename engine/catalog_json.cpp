@@ -268,6 +268,12 @@ BillingPolicy read_policy(const Fields& f) {
   p.prepaid_destroy_before_expiry =
       f.boolean_or("prepaid_destroy_before_expiry", p.prepaid_destroy_before_expiry);
   p.full_refund_days = f.integer_or("full_refund_days", p.full_refund_days, 0, 366);
+  p.no_reason_return_limit =
+      f.integer_or("no_reason_return_limit", p.no_reason_return_limit, 0, 100000);
+  if (f.has("no_reason_return_limit_per")) {
+    p.no_reason_limit_per_year =
+        one_of(f, "no_reason_return_limit_per", {"year", "account"}) == "year";
+  }
   p.stopped_payg_compute_charged =
       f.boolean_or("stopped_payg_compute_charged", p.stopped_payg_compute_charged);
   p.payg_available = f.boolean_or("payg_available", p.payg_available);
@@ -442,6 +448,8 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "auto_renew_retry_daily",
                 "prepaid_destroy_before_expiry",
                 "full_refund_days",
+                "no_reason_return_limit",
+                "no_reason_return_limit_per",
                 "stopped_payg_compute_charged",
                 "payg_available",
                 "sustained_use_tiers",

@@ -449,7 +449,8 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
       "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
       "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
-      "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families FROM policy "
+      "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families, "
+      "no_reason_return_limit, no_reason_return_limit_per FROM policy "
       "ORDER BY provider, effective_from");
   while (q.executeStep()) {
     BillingPolicy p;
@@ -495,6 +496,8 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
                  [](const std::string& t) { return Decimal::parse(t); }));
     }
     p.sustained_use_families = split_list(q.getColumn(26).getString());
+    p.no_reason_return_limit = q.getColumn(27).getInt();
+    p.no_reason_limit_per_year = q.getColumn(28).getString() != "account";
     out.policies.push_back(std::move(p));
   }
 }
@@ -717,8 +720,9 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "auto_renew_days_before, auto_renew_local_time, auto_renew_months, "
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
       "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
-      "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families) "
-      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families, "
+      "no_reason_return_limit, no_reason_return_limit_per) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       "ON CONFLICT(provider, effective_from) DO UPDATE SET effective_to = excluded.effective_to, "
       "metering_granularity_seconds = excluded.metering_granularity_seconds, settlement_period "
       "= excluded.settlement_period, settlement_rounding = excluded.settlement_rounding, "
@@ -735,7 +739,9 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "disk_settlement_period = excluded.disk_settlement_period, bandwidth_settlement_period = "
       "excluded.bandwidth_settlement_period, auto_renew_retry_daily = "
       "excluded.auto_renew_retry_daily, sustained_use_tiers = excluded.sustained_use_tiers, "
-      "sustained_use_families = excluded.sustained_use_families");
+      "sustained_use_families = excluded.sustained_use_families, no_reason_return_limit = "
+      "excluded.no_reason_return_limit, no_reason_return_limit_per = "
+      "excluded.no_reason_return_limit_per");
   for (const auto& p : data.policies) {
     q.bind(1, p.provider);
     bind_period(q, 2, p.period);
@@ -775,6 +781,8 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
     for (const auto& t : p.sustained_use_tiers) tiers.push_back(t.to_string());
     q.bind(25, join_list(tiers));
     q.bind(26, join_list(p.sustained_use_families));
+    q.bind(27, p.no_reason_return_limit);
+    q.bind(28, std::string(p.no_reason_limit_per_year ? "year" : "account"));
     run(q);
   }
 }

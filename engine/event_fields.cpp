@@ -53,6 +53,13 @@ BillingMode to_mode(std::string_view text, const Context& cx) {
           "unknown billing mode '" + std::string(text) + "' (expected payg, prepaid or spot)");
 }
 
+ReturnKind to_return_kind(std::string_view text, const Context& cx) {
+  if (text == "no_reason") return ReturnKind::no_reason;
+  if (text == "ordinary") return ReturnKind::ordinary;
+  cx.fail("return_kind",
+          "unknown kind of return '" + std::string(text) + "' (expected no_reason or ordinary)");
+}
+
 void non_empty(std::string_view text, std::string_view field, const Context& cx) {
   if (text.empty()) cx.fail(field, "must not be empty");
 }
@@ -115,8 +122,11 @@ void finish_event(UsageEvent& ev, Mask present, const Context& cx) {
       break;
     case EventType::start:
     case EventType::stop:
+      required = bit(f_instance);
+      break;
     case EventType::destroy:
       required = bit(f_instance);
+      allowed = bit(f_return_kind);
       break;
     case EventType::resize:
       required = bit(f_instance) | bit(f_instance_type);
@@ -194,6 +204,9 @@ void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context&
       break;
     case f_mode:
       ev.mode = to_mode(text, cx);
+      break;
+    case f_return_kind:
+      ev.return_kind = to_return_kind(text, cx);
       break;
     default:
       cx.fail(name, "internal error: not a text field");

@@ -32,6 +32,7 @@ enum Field : int {
   f_bandwidth_mbps,
   f_gpus,
   f_gpu,
+  f_return_kind,
   f_count,  // fields of a JSON event
   // CSV only: the system disk as two columns
   f_system_disk_kind = f_count,
@@ -57,6 +58,7 @@ inline constexpr std::array<std::string_view, f_csv_count> kFieldNames = {"id",
                                                                           "bandwidth_mbps",
                                                                           "gpus",
                                                                           "gpu",
+                                                                          "return_kind",
                                                                           "system_disk_kind",
                                                                           "system_disk_gb"};
 

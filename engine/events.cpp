@@ -92,6 +92,11 @@ void UsageEvent::clear() {
   bandwidth_mbps.reset();
   gpus.reset();
   gpu.clear();
+  return_kind.reset();
+}
+
+std::string_view to_string(ReturnKind kind) noexcept {
+  return kind == ReturnKind::no_reason ? "no_reason" : "ordinary";
 }
 
 std::string to_json(const UsageEvent& e) {
@@ -168,6 +173,10 @@ std::string to_json(const UsageEvent& e) {
   if (!e.gpu.empty()) {
     append_key(out, "gpu");
     json_text::append_string(out, e.gpu);
+  }
+  if (e.return_kind) {
+    append_key(out, "return_kind");
+    json_text::append_string(out, to_string(*e.return_kind));
   }
   out += '}';
   return out;

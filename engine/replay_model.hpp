@@ -235,6 +235,8 @@ class Account {
   std::unordered_map<std::string, std::unique_ptr<Instance>> instances;
   // Open sustained-use months, by provider, region, unit, subject and month start.
   std::map<std::string, SustainedGroup> sustained;
+  // No-reason returns made, by provider and calendar year ("tencent|2019") or "provider|life".
+  std::map<std::string, int> no_reason_returns;
 
   // Rebuilds the indexes (live meters, timers, instance numbers) after loading.
   void rebuild();
@@ -269,7 +271,8 @@ class Account {
   std::optional<std::string> resize(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> set_auto_renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
-  std::optional<std::string> destroy(Sim&, Instance&, Seconds t, std::int64_t seq);
+  std::optional<std::string> destroy(Sim&, Instance&, Seconds t, std::int64_t seq,
+                                     std::optional<ReturnKind> asked = std::nullopt);
 
   // time
   void process_hour_end(Sim&, Seconds e, Seconds bound);

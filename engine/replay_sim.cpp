@@ -1206,7 +1206,7 @@ std::optional<std::string> Account::apply(Sim& sim, const UsageEvent& ev, std::i
     case EventType::set_auto_renew:
       return set_auto_renew(sim, inst, ev, seq);
     case EventType::destroy:
-      return destroy(sim, inst, t, seq);
+      return destroy(sim, inst, t, seq, ev.return_kind);
     default:
       return "unsupported event";
   }
@@ -1723,19 +1723,60 @@ std::optional<std::string> Account::set_auto_renew(Sim& sim, Instance& inst, con
   return std::nullopt;
 }
 
-std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t, std::int64_t seq) {
+std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t, std::int64_t seq,
+                                            std::optional<ReturnKind> asked) {
   const auto pol = sim.policy_at(inst.provider, t);
+  if (asked &&
+      !(inst.mode == BillingMode::prepaid && inst.state != State::recycle_bin && t < inst.expiry)) {
+    return "return_kind applies to a prepaid instance destroyed before its expiry; '" + inst.id +
+           "' is " +
+           (inst.mode == BillingMode::prepaid ? "past its expiry"
+                                              : std::string(to_string(inst.mode)));
+  }
   std::optional<ChargeRow> refund_row;
+  std::string counter;  // the no-reason return counted, once the destroy is applied
   if (inst.mode == BillingMode::prepaid && inst.state != State::recycle_bin && t < inst.expiry) {
     if (!pol.row) return "no billing policy for '" + inst.provider + "' at " + when(t);
-    if (!pol.row->prepaid_destroy_before_expiry) {
+    const BillingPolicy& policy = *pol.row;
+    const InstanceType* type = sim.catalog.find_instance_type(inst.provider, inst.type);
+    const bool has_gpus = inst.gpus > 0 || (type && type->gpu_count.sign() > 0);
+    if (!policy.prepaid_destroy_before_expiry && has_gpus) {
       return "prepaid GPU instances cannot be destroyed before expiry (policy " +
-             std::to_string(pol.row->id) + "); '" + inst.id + "' expires " + when(inst.expiry);
+             std::to_string(policy.id) +
+             ": prepaid_destroy_before_expiry is false, which applies to instance types with "
+             "GPUs); '" +
+             inst.id + "' expires " + when(inst.expiry);
     }
     const Calendar& cal = *info_of(sim, inst).calendar;
+    const bool in_window = t - inst.purchased_at <= std::int64_t{policy.full_refund_days} * 86400;
+    counter = inst.provider + '|' +
+              (policy.no_reason_limit_per_year
+                   ? std::to_string(static_cast<int>(cal.local_day(to_instant(t)).year()))
+                   : std::string("life"));
+    const int used = no_reason_returns.count(counter) ? no_reason_returns.at(counter) : 0;
+    const bool limit_left =
+        policy.no_reason_return_limit == 0 || used < policy.no_reason_return_limit;
+    const std::string limit_text =
+        std::to_string(policy.no_reason_return_limit) +
+        (policy.no_reason_limit_per_year ? " per calendar year" : " per account");
+    const ReturnKind kind =
+        asked.value_or(in_window && limit_left ? ReturnKind::no_reason : ReturnKind::ordinary);
+    if (kind == ReturnKind::no_reason && !in_window) {
+      return "a no-reason return is only within " + std::to_string(policy.full_refund_days) +
+             " days of the purchase (policy " + std::to_string(policy.id) + "); '" + inst.id +
+             "' was bought " + when(inst.purchased_at) + " (ask for return_kind \"ordinary\")";
+    }
+    if (kind == ReturnKind::no_reason && !limit_left) {
+      return "no no-reason return left: the account has had " + std::to_string(used) + " of " +
+             limit_text + " (policy " + std::to_string(policy.id) + ")";
+    }
+    if (kind == ReturnKind::ordinary) counter.clear();
+    // An ordinary return is never the full refund, even within the no-reason window.
+    BillingPolicy rule = policy;
+    if (kind == ReturnKind::ordinary) rule.full_refund_days = -1;
     const Money paid(inst.paid, inst.currency), monthly(inst.monthly, inst.currency);
     auto r = rules::prepaid_refund(paid, to_instant(inst.purchased_at), to_instant(t), monthly,
-                                   inst.factor, Money::zero(inst.currency), *pol.row, cal);
+                                   inst.factor, Money::zero(inst.currency), rule, cal);
     const PriceRow* hourly = nullptr;
     if (!r.full) {
       hourly = sim.price_at(inst.provider, SubjectKind::instance, inst.type, inst.region,
@@ -1746,7 +1787,7 @@ std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t,
                inst.type + " at " + when(t) + ", which the catalog lacks";
       }
       r = rules::prepaid_refund(paid, to_instant(inst.purchased_at), to_instant(t), monthly,
-                                inst.factor, hourly->amount, *pol.row, cal);
+                                inst.factor, hourly->amount, rule, cal);
     }
     ChargeRow row = base_row(name, inst);
     row.kind = "refund";
@@ -1764,18 +1805,23 @@ std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t,
     row.policy_id = pol.row->id;
     row.event_seqs = std::to_string(seq);
     if (r.full) {
-      row.note = "full refund within " + std::to_string(pol.row->full_refund_days) +
-                 " days of purchase: " + paid.to_string() + " paid";
+      row.note = "no-reason return: full refund within " +
+                 std::to_string(pol.row->full_refund_days) +
+                 " days of purchase: " + paid.to_string() + " paid" +
+                 (policy.no_reason_return_limit
+                      ? " (" + std::to_string(used + 1) + " of " + limit_text + ")"
+                      : std::string());
     } else {
-      row.note = "refund = paid " + paid.to_string() + " − used " + r.used_value.to_string() +
-                 " (" + std::to_string(r.whole_months_used) + " whole month(s) × " +
-                 monthly.to_string() + " × " + inst.factor.to_string() + " + " +
-                 std::to_string(r.partial_seconds_used) + " s at " + hourly->amount.to_string() +
-                 "/h), not below 0";
+      row.note = "ordinary return: refund = paid " + paid.to_string() + " − used " +
+                 r.used_value.to_string() + " (" + std::to_string(r.whole_months_used) +
+                 " whole month(s) × " + monthly.to_string() + " × " + inst.factor.to_string() +
+                 " + " + std::to_string(r.partial_seconds_used) + " s at " +
+                 hourly->amount.to_string() + "/h), not below 0";
     }
     refund_row = std::move(row);
   }
   if (refund_row) charge(sim, *refund_row, t, seq, "refund");
+  if (!counter.empty()) ++no_reason_returns[counter];
   for (auto& m : inst.meters) retire(sim, *m, t, inst.state == State::running || m->active);
   inst.state = State::destroyed;
   inst.destroyed_at = t;

@@ -291,6 +291,11 @@ std::string Account::save() const {
     write_instance(w, *inst);
   }
   w.close(']');
+  if (!no_reason_returns.empty()) {
+    w.key("no_reason_returns").open('{');
+    for (const auto& [key, n] : no_reason_returns) w.key(key).num(n);
+    w.close('}');
+  }
   if (!sustained.empty()) {
     w.key("sustained").open('[');
     for (const auto& [key, g] : sustained) {
@@ -348,6 +353,11 @@ std::unique_ptr<Account> Account::load(const std::string& name, Seconds clock,
       auto inst = instance_of(ji);
       const std::string id = inst->id;
       a->instances.emplace(id, std::move(inst));
+    }
+    if (j.contains("no_reason_returns")) {
+      for (const auto& [key, n] : j.at("no_reason_returns").items()) {
+        a->no_reason_returns.emplace(key, n.get<int>());
+      }
     }
     if (j.contains("sustained")) {
       for (const auto& jg : j.at("sustained")) {

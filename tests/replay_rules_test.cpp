@@ -85,7 +85,7 @@ TEST_CASE("Prepaid returns where allowed: 5-day full refund, else used months an
   REQUIRE(a.size() == 2);
   CHECK_CHARGE(a[1], "refund", "2020-03-04T10:00:00+08:00", "2020-04-01T10:00:00+08:00", 1, "1",
                "-3000", "-3000.00", "0", "-3000.00");
-  CHECK(a[1].note.rfind("full refund within 5 days", 0) == 0);
+  CHECK(a[1].note.rfind("no-reason return: full refund within 5 days", 0) == 0);
   auto b = fx.charges("instance = 'b'");
   REQUIRE(b.size() == 2);
   CHECK_CHARGE(b[0], "prepaid_order", "2020-03-01T10:00:00+08:00", "2020-06-01T10:00:00+08:00", 1,
@@ -156,4 +156,83 @@ TEST_CASE("Hours in a daylight-saving zone stay 3600 s across the change", "[rep
   REQUIRE(c.size() == 1);
   CHECK_CHARGE(c[0], "settlement", "2020-03-08T04:00:00Z", "2020-03-08T19:00:00Z", 15, "3600", "1",
                "1.00", "0", "15.00");
+}
+
+TEST_CASE("Kinds of return: the event asks, the policy decides and says what it refunds",
+          "[replay][rules][return]") {
+  TestCloud fx;
+  fx.import_catalog(data_path("testcloud-return-limit.json"));  // 1 no-reason return a year
+  // a: 1 month (3000) bought Mar 1 10:00, an ordinary return asked on Mar 4 10:00 (within the
+  //    5 days): not the full refund, paid − used = 3000 − 72 h × 10.00 = 2280.
+  // b: bought Mar 1, a no-reason return asked on Mar 10: past the 5 days → rejected.
+  // c: a no-reason return on Mar 3: the year's one → 3000 back.
+  // d: a no-reason return on Mar 3 too: none left this year → rejected; e: the same without
+  //    return_kind falls back to an ordinary return (48 h used: 3000 − 480 = 2520).
+  // f: a payg instance cannot ask for a kind of return.
+  const auto r = fx.replay_text(R"(
+{"id":"t1","time":"2020-03-01T09:00:00+08:00","type":"topup","account":"acme","amount":"50000","currency":"CNY"}
+{"id":"c1","time":"2020-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"a","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"prepaid","months":1}
+{"id":"c2","time":"2020-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"b","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"prepaid","months":1}
+{"id":"c3","time":"2020-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"c","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"prepaid","months":1}
+{"id":"c4","time":"2020-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"d","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"prepaid","months":1}
+{"id":"c5","time":"2020-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"e","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"prepaid","months":1}
+{"id":"c6","time":"2020-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"f","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"payg"}
+{"id":"d1","time":"2020-03-03T10:00:00+08:00","type":"destroy","account":"acme","instance":"c","return_kind":"no_reason"}
+{"id":"d2","time":"2020-03-03T10:00:00+08:00","type":"destroy","account":"acme","instance":"d","return_kind":"no_reason"}
+{"id":"d3","time":"2020-03-03T10:00:00+08:00","type":"destroy","account":"acme","instance":"e"}
+{"id":"d4","time":"2020-03-03T10:00:00+08:00","type":"destroy","account":"acme","instance":"f","return_kind":"ordinary"}
+{"id":"d5","time":"2020-03-04T10:00:00+08:00","type":"destroy","account":"acme","instance":"a","return_kind":"ordinary"}
+{"id":"d6","time":"2020-03-10T10:00:00+08:00","type":"destroy","account":"acme","instance":"b","return_kind":"no_reason"}
+)");
+  CHECK(r.rejected == 3);
+  const auto refund = [&](const char* instance) {
+    for (const auto& c : fx.charges(std::string("instance = '") + instance + "'")) {
+      if (c.kind == "refund") return c;
+    }
+    return Charge{};
+  };
+  CHECK(refund("a").billed == "-2280.00");
+  CHECK(refund("a").note.rfind("ordinary return: refund = paid 3000", 0) == 0);
+  CHECK(refund("c").billed == "-3000.00");
+  CHECK(refund("c").note.find("(1 of 1 per calendar year)") != std::string::npos);
+  CHECK(refund("e").billed == "-2520.00");
+  CHECK(refund("b").kind.empty());
+  CHECK(refund("d").kind.empty());
+  const auto rejects = fx.rejects();
+  REQUIRE(rejects.size() == 3);
+  CHECK(rejects[0].event_id == "d2");
+  CHECK(rejects[0].reason ==
+        "no no-reason return left: the account has had 1 of 1 per calendar "
+        "year (policy " +
+            std::to_string(fx.policy_id("testcloud", "2020-01-01")) + ")");
+  CHECK(rejects[1].event_id == "d4");
+  CHECK(rejects[1].reason.rfind("return_kind applies to a prepaid instance", 0) == 0);
+  CHECK(rejects[2].event_id == "d6");
+  CHECK(rejects[2].reason.rfind("a no-reason return is only within 5 days of the purchase", 0) ==
+        0);
+}
+
+TEST_CASE("Kinds of return: the no-reason count is per calendar year and kept across replays",
+          "[replay][rules][return][property]") {
+  TestCloud fx;
+  fx.import_catalog(data_path("testcloud-return-limit.json"));
+  // One no-reason return in 2020 (replayed first), a second asked in 2020 in a later replay is
+  // refused; one in 2021 is the new year's.
+  fx.replay_text(R"(
+{"id":"t1","time":"2020-03-01T09:00:00+08:00","type":"topup","account":"acme","amount":"50000","currency":"CNY"}
+{"id":"c1","time":"2020-03-01T10:00:00+08:00","type":"create","account":"acme","instance":"a","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"prepaid","months":1}
+{"id":"d1","time":"2020-03-02T10:00:00+08:00","type":"destroy","account":"acme","instance":"a","return_kind":"no_reason"}
+)",
+                 {}, "one.jsonl");
+  const auto r = fx.replay_text(R"(
+{"id":"c2","time":"2020-12-30T10:00:00+08:00","type":"create","account":"acme","instance":"b","provider":"testcloud","region":"test-1","instance_type":"T.SMALL","mode":"prepaid","months":1}
+{"id":"d2","time":"2020-12-31T10:00:00+08:00","type":"destroy","account":"acme","instance":"b","return_kind":"no_reason"}
+{"id":"d3","time":"2021-01-01T10:00:00+08:00","type":"destroy","account":"acme","instance":"b","return_kind":"no_reason"}
+)",
+                                {}, "two.jsonl");
+  CHECK(r.rejected == 1);
+  const auto b = fx.charges("instance = 'b' AND kind = 'refund'");
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].billed == "-3000.00");
+  CHECK(b[0].start == secs("2021-01-01T10:00:00+08:00"));
 }

@@ -376,7 +376,9 @@ TEST_CASE("Tencent prepaid GPU instances cannot be destroyed before expiry", "[r
   REQUIRE(rej.size() == 2);
   CHECK(rej[0].event_id == "d1");
   CHECK(rej[0].reason.rfind("prepaid GPU instances cannot be destroyed before expiry (policy " +
-                                std::to_string(fx.policy_id("tencent", "2017-01-01")) + ")",
+                                std::to_string(fx.policy_id("tencent", "2017-01-01")) +
+                                ": prepaid_destroy_before_expiry is false, which applies to "
+                                "instance types with GPUs)",
                             0) == 0);
   CHECK(rej[1].reason.rfind("insufficient balance", 0) == 0);  // balance 0 after the first order
   CHECK(fx.states("p").back().state == "running");

@@ -26,6 +26,11 @@ enum class EventType { topup, create, start, stop, resize, renew, set_auto_renew
 EventType parse_event_type(std::string_view text);
 std::string_view to_string(EventType type) noexcept;
 
+// What a destroy before a prepaid instance's expiry asks for: the no-reason full refund within
+// the policy's full_refund_days (limited per account), or the ordinary return (paid − used).
+enum class ReturnKind { no_reason, ordinary };
+std::string_view to_string(ReturnKind kind) noexcept;
+
 struct DiskSpec {
   std::string kind;  // a disk kind of the catalog's disk prices: "cloud_ssd", "cloud_premium"
   std::int64_t size_gb = 0;
@@ -36,7 +41,8 @@ struct DiskSpec {
 //   topup           amount, currency
 //   create          instance, provider, region, instance_type, mode; months (prepaid, required);
 //                   auto_renew (prepaid); system_disk, data_disks, bandwidth_mbps, gpus, gpu
-//   start, stop, destroy   instance
+//   start, stop      instance
+//   destroy          instance; return_kind (a prepaid instance before its expiry)
 //   resize          instance, instance_type
 //   renew           instance, months
 //   set_auto_renew  instance, auto_renew
@@ -55,8 +61,9 @@ struct UsageEvent {
   std::optional<DiskSpec> system_disk;
   std::vector<DiskSpec> data_disks;
   std::optional<std::int64_t> bandwidth_mbps;
-  std::optional<int> gpus;  // attachable GPUs on a host priced per GPU (Google-style)
-  std::string gpu;          // which GPU model, when the host takes several
+  std::optional<int> gpus;                // attachable GPUs on a host priced per GPU (Google-style)
+  std::string gpu;                        // which GPU model, when the host takes several
+  std::optional<ReturnKind> return_kind;  // destroy: "no_reason" or "ordinary"
 
   // Resets every field (keeps string capacity, for reuse while streaming).
   void clear();

@@ -75,8 +75,15 @@ struct BillingPolicy {
   // A failed auto-renewal (balance too low) is tried again every day at the same local time
   // until the expiry (Alibaba, Huawei); false = tried once.
   bool auto_renew_retry_daily = false;
+  // May a prepaid instance be returned (destroyed) before its expiry: the ordinary return, and
+  // the no-reason return below. Where false, the rule applies to instance types with GPUs.
   bool prepaid_destroy_before_expiry = false;
+  // The no-reason return: a full refund within this many days of the purchase (inclusive),
+  // at most no_reason_return_limit of them per account (0 = no limit), counted per calendar
+  // year in the provider's zone (no_reason_limit_per_year) or over the account's life.
   int full_refund_days = 5;
+  int no_reason_return_limit = 0;
+  bool no_reason_limit_per_year = true;
   bool stopped_payg_compute_charged = true;
   bool payg_available = true;
   // Sustained use discount (Google): the share of the base rate charged in each equal part of a
