@@ -237,6 +237,8 @@ Table policy_table(const BillingPolicy* p) {
        {"auto_renew_retry_daily", yes_no(p->auto_renew_retry_daily)},
        {"prepaid_destroy_before_expiry", yes_no(p->prepaid_destroy_before_expiry)},
        {"full_refund_days", std::to_string(p->full_refund_days)},
+       {"spot_max_run_hours", std::to_string(p->spot_max_run_hours)},
+       {"spot_protection_hours", std::to_string(p->spot_protection_hours)},
        {"no_reason_return_limit",
         p->no_reason_return_limit == 0
             ? std::string("no limit")

@@ -270,6 +270,9 @@ BillingPolicy read_policy(const Fields& f) {
   p.full_refund_days = f.integer_or("full_refund_days", p.full_refund_days, 0, 366);
   p.no_reason_return_limit =
       f.integer_or("no_reason_return_limit", p.no_reason_return_limit, 0, 100000);
+  p.spot_max_run_hours = f.integer_or("spot_max_run_hours", p.spot_max_run_hours, 0, 100000);
+  p.spot_protection_hours =
+      f.integer_or("spot_protection_hours", p.spot_protection_hours, 0, 100000);
   if (f.has("no_reason_return_limit_per")) {
     p.no_reason_limit_per_year =
         one_of(f, "no_reason_return_limit_per", {"year", "account"}) == "year";
@@ -450,6 +453,8 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "full_refund_days",
                 "no_reason_return_limit",
                 "no_reason_return_limit_per",
+                "spot_max_run_hours",
+                "spot_protection_hours",
                 "stopped_payg_compute_charged",
                 "payg_available",
                 "sustained_use_tiers",

@@ -450,7 +450,8 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
       "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
       "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families, "
-      "no_reason_return_limit, no_reason_return_limit_per FROM policy "
+      "no_reason_return_limit, no_reason_return_limit_per, spot_max_run_hours, "
+      "spot_protection_hours FROM policy "
       "ORDER BY provider, effective_from");
   while (q.executeStep()) {
     BillingPolicy p;
@@ -498,6 +499,8 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
     p.sustained_use_families = split_list(q.getColumn(26).getString());
     p.no_reason_return_limit = q.getColumn(27).getInt();
     p.no_reason_limit_per_year = q.getColumn(28).getString() != "account";
+    p.spot_max_run_hours = q.getColumn(29).getInt();
+    p.spot_protection_hours = q.getColumn(30).getInt();
     out.policies.push_back(std::move(p));
   }
 }
@@ -721,8 +724,9 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "prepaid_destroy_before_expiry, full_refund_days, stopped_payg_compute_charged, "
       "payg_available, source, as_of, disk_settlement_period, bandwidth_settlement_period, "
       "auto_renew_retry_daily, sustained_use_tiers, sustained_use_families, "
-      "no_reason_return_limit, no_reason_return_limit_per) "
-      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "no_reason_return_limit, no_reason_return_limit_per, spot_max_run_hours, "
+      "spot_protection_hours) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       "ON CONFLICT(provider, effective_from) DO UPDATE SET effective_to = excluded.effective_to, "
       "metering_granularity_seconds = excluded.metering_granularity_seconds, settlement_period "
       "= excluded.settlement_period, settlement_rounding = excluded.settlement_rounding, "
@@ -741,7 +745,8 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
       "excluded.auto_renew_retry_daily, sustained_use_tiers = excluded.sustained_use_tiers, "
       "sustained_use_families = excluded.sustained_use_families, no_reason_return_limit = "
       "excluded.no_reason_return_limit, no_reason_return_limit_per = "
-      "excluded.no_reason_return_limit_per");
+      "excluded.no_reason_return_limit_per, spot_max_run_hours = excluded.spot_max_run_hours, "
+      "spot_protection_hours = excluded.spot_protection_hours");
   for (const auto& p : data.policies) {
     q.bind(1, p.provider);
     bind_period(q, 2, p.period);
@@ -783,6 +788,8 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
     q.bind(26, join_list(p.sustained_use_families));
     q.bind(27, p.no_reason_return_limit);
     q.bind(28, std::string(p.no_reason_limit_per_year ? "year" : "account"));
+    q.bind(29, p.spot_max_run_hours);
+    q.bind(30, p.spot_protection_hours);
     run(q);
   }
 }

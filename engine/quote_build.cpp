@@ -154,7 +154,26 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
     notes.push_back("sustained use discount −" + line.sustained_use_credit->to_string() +
                     " (each month's use at the policy's tiers)");
   }
-  if (mode == BillingMode::spot) notes.push_back("interruptible (spot): capacity can be reclaimed");
+  if (mode == BillingMode::spot) {
+    notes.push_back(
+        "interruptible (spot): capacity can be reclaimed; billed at the spot price "
+        "in force each hour");
+    const BillingPolicy& policy = *line.policy;
+    if (policy.spot_max_run_hours > 0) {
+      const std::int64_t limit = std::int64_t{policy.spot_max_run_hours} * kHour;
+      std::string note = "stopped after " + std::to_string(policy.spot_max_run_hours) +
+                         " h of running (policy " + std::to_string(policy.id) + ")";
+      if (u.run_seconds > limit) {
+        note += ": each " + hours_text(u.run_seconds) + " h run needs " +
+                std::to_string((u.run_seconds - 1) / limit) + " restart(s), not in the total";
+      }
+      notes.push_back(std::move(note));
+    }
+    if (policy.spot_protection_hours > 0) {
+      notes.push_back("not reclaimed in its first " + std::to_string(policy.spot_protection_hours) +
+                      " h (protection period, policy " + std::to_string(policy.id) + ")");
+    }
+  }
   if (mode == BillingMode::prepaid && line.plan) {
     const int covered = line.plan->months_covered;
     notes.push_back(

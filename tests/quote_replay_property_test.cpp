@@ -6,6 +6,7 @@
 // the provider's zone).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include "gpubill/quote.hpp"
@@ -135,6 +136,14 @@ TEST_CASE("quote equals replay: random workloads on every provider's pay-as-you-
       }
       REQUIRE(line != nullptr);
       REQUIRE(line->compute);
+      if (o.mode == "spot") {
+        // Spot terms from the policy row: Alibaba's protection hour.
+        const bool protection =
+            std::any_of(line->notes.begin(), line->notes.end(), [](const std::string& n) {
+              return n.rfind("not reclaimed in its first 1 h (protection period", 0) == 0;
+            });
+        CHECK(protection == (o.provider == "alibaba"));
+      }
       const std::string account = "w" + std::to_string(k);
       quoted.push_back(line->compute->amount());
       released.push_back(line->released_daily);

@@ -92,6 +92,11 @@ struct BillingPolicy {
   // rules::sustained_use_credit says how use is counted.
   std::vector<Decimal> sustained_use_tiers;
   std::vector<std::string> sustained_use_families;
+  // Spot terms, for quotes' notes (0 = none): a spot/preemptible instance is stopped after this
+  // many hours of running (Google preemptible: 24); it is not reclaimed in its first hours
+  // (Alibaba's protection period: 1 by default).
+  int spot_max_run_hours = 0;
+  int spot_protection_hours = 0;
   std::string source;
   std::string as_of;
 };
