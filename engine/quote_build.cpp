@@ -108,8 +108,6 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
     const Inputs p = ctx.resolve(o, payg);
     const Inputs q = ctx.resolve(o, prepaid);
     if (p.ok && q.ok) {
-      Money hourly = p.host->row->amount;
-      if (p.gpu) hourly += p.gpu->row->amount * o.attached;
       Money monthly = q.host->row->amount;
       if (q.gpu) monthly += q.gpu->row->amount * o.attached;
       const std::uint32_t group = ctx.ix.families[o.family].discount_group;
@@ -118,7 +116,13 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
                     : rules::cheapest_prepaid_plan(
                           monthly, u.months, rules::standard_prepaid_terms(),
                           [&](int term) { return ctx.discount_for(group, term); }, *q.pc->policy);
-      Money hour = rules::settle(hourly, kHour, *p.pc->policy).billed;
+      // One payg hour as replay bills it: each meter (host, GPUs) on its own, rounded where the
+      // policy settles every hour, exact where it rounds once a day or month.
+      const auto one_hour = [&](const Money& price) {
+        return rules::usage_record(price, kHour, *p.pc->policy, MeteredResource::compute).billed;
+      };
+      Money hour = one_hour(p.host->row->amount);
+      if (p.gpu) hour += one_hour(p.gpu->row->amount * o.attached);
       Money per_month(
           Decimal::divide(plan.total.amount(), u.months, Decimal::kScale, RoundingMode::half_even),
           plan.total.currency());
