@@ -421,19 +421,6 @@ void read_fx_rates(SQLite::Database& db, CatalogData& out) {
   }
 }
 
-// A short list in one column: "a,b,c" (items never hold a comma); "" = empty.
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t comma = text.find(',', start);
-    const std::size_t end = comma == std::string::npos ? text.size() : comma;
-    out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string join_list(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
@@ -875,6 +862,17 @@ std::optional<Instant> latest_price_date(Database& db) {
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
   }
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace gpubill

@@ -13,10 +13,15 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpubill/catalog.hpp"
 
 namespace gpubill {
+
+// A short list stored in one column (a policy's sustained_use_tiers and _families): "a,b,c",
+// items never holding a comma; "" = empty.
+std::vector<std::string> split_list(const std::string& text);
 
 // Every catalog row of the database, each section in key order, with row ids set. Throws
 // StoreError when a stored value does not decode (a corrupt or hand-edited database).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "catalog_store.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/ledger.hpp"
 #include "gpubill/rules.hpp"
@@ -144,17 +145,6 @@ std::vector<EventInfo> read_events(SQLite::Database& db, const std::vector<std::
   return out;
 }
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 BillingPolicy to_policy(const PolicyRowInfo& row) {
   BillingPolicy p;
   p.id = row.id;
@@ -179,10 +169,10 @@ BillingPolicy to_policy(const PolicyRowInfo& row) {
   }
   p.settlement_rounding = row.settlement_rounding;
   p.settlement_decimals = row.settlement_decimals;
-  for (const auto& tier : split_commas(row.sustained_use_tiers)) {
+  for (const auto& tier : split_list(row.sustained_use_tiers)) {
     p.sustained_use_tiers.push_back(decode_decimal(tier, at + "sustained_use_tiers"));
   }
-  p.sustained_use_families = split_commas(row.sustained_use_families);
+  p.sustained_use_families = split_list(row.sustained_use_families);
   p.min_charge_seconds_per_run = row.min_charge_seconds_per_run;
   p.min_charge_per_lifetime = row.min_charge_per_lifetime;
   return p;
@@ -213,18 +203,35 @@ bool is_whole(Decimal d) {
 std::vector<rules::UsageHour> sustained_use_hours(Database& db, const ChargeLine& credit,
                                                   const BillingPolicy& policy) {
   SQLite::Database& sql = sqlite(db);
-  const auto family_of = [&](const std::string& type) {
-    SQLite::Statement q(sql, "SELECT family FROM instance_type WHERE provider = ? AND id = ?");
-    q.bind(1, credit.provider);
-    q.bind(2, type);
-    return q.executeStep() ? q.getColumn(0).getString() : std::string();
+  // Each instance type's family and each price row's subject, read once.
+  std::map<std::string, bool> eligible;
+  SQLite::Statement family_q(sql, "SELECT family FROM instance_type WHERE provider = ? AND id = ?");
+  const auto eligible_type = [&](const std::string& type) {
+    auto it = eligible.find(type);
+    if (it == eligible.end()) {
+      family_q.reset();
+      family_q.bind(1, credit.provider);
+      family_q.bind(2, type);
+      const bool ok = family_q.executeStep() &&
+                      policy.sustained_use_applies_to(family_q.getColumn(0).getString());
+      it = eligible.emplace(type, ok).first;
+    }
+    return it->second;
   };
-  const auto subject_of = [&](std::int64_t price_id) {
-    SQLite::Statement q(sql, "SELECT subject FROM price WHERE id = ?");
-    q.bind(1, static_cast<int64_t>(price_id));
-    return q.executeStep() ? q.getColumn(0).getString() : std::string();
+  std::map<std::int64_t, std::string> subjects;
+  SQLite::Statement subject_q(sql, "SELECT subject FROM price WHERE id = ?");
+  const auto subject_of = [&](std::int64_t price_id) -> const std::string& {
+    auto it = subjects.find(price_id);
+    if (it == subjects.end()) {
+      subject_q.reset();
+      subject_q.bind(1, static_cast<int64_t>(price_id));
+      it = subjects
+               .emplace(price_id, subject_q.executeStep() ? subject_q.getColumn(0).getString()
+                                                          : std::string())
+               .first;
+    }
+    return it->second;
   };
-  const auto& families = policy.sustained_use_families;
   const Calendar calendar(provider_facts(sql, credit.provider)
                               .value_or(ProviderFacts{credit.provider, credit.provider, "UTC"})
                               .billing_time_zone);
@@ -236,9 +243,7 @@ std::vector<rules::UsageHour> sustained_use_hours(Database& db, const ChargeLine
         c.region != credit.region || c.unit != credit.unit || c.currency != credit.currency) {
       continue;
     }
-    if (std::find(families.begin(), families.end(), family_of(c.instance_type)) == families.end()) {
-      continue;
-    }
+    if (!eligible_type(c.instance_type)) continue;
     const std::string subject =
         c.unit == "gpu_second" && c.price_id ? subject_of(*c.price_id) : c.instance_type;
     if (subject != credit.instance_type) continue;

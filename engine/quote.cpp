@@ -530,12 +530,6 @@ Money sustained_use_credit(const Money& unit_price, std::int64_t count, const Us
   return credit;
 }
 
-bool sustained_use_applies(const BillingPolicy& policy, const std::string& family) {
-  const auto& families = policy.sustained_use_families;
-  return !policy.sustained_use_tiers.empty() &&
-         std::find(families.begin(), families.end(), family) != families.end();
-}
-
 }  // namespace
 
 Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* line) {
@@ -572,7 +566,7 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
       run.settlements += gpus.settlements;
     }
     compute = run.billed;
-    if (mode == BillingMode::payg && sustained_use_applies(policy, o.type->family)) {
+    if (mode == BillingMode::payg && policy.sustained_use_applies_to(o.type->family)) {
       // Released each day, each run is an instance of its own, but a month's sequential
       // instances of a kind still add up (inferred instances): the use is the same.
       Money credit = sustained_use_credit(in.host->row->amount, 1, u, policy);

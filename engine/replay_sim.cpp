@@ -667,11 +667,8 @@ void Account::advance_to(Sim& sim, Seconds t) {
 namespace {
 
 bool sustained_use_applies(const BillingPolicy& policy, const Instance& inst, const Meter& m) {
-  if (policy.sustained_use_tiers.empty() || inst.mode != BillingMode::payg || !is_compute(m)) {
-    return false;
-  }
-  const auto& families = policy.sustained_use_families;
-  return std::find(families.begin(), families.end(), inst.family) != families.end();
+  return inst.mode == BillingMode::payg && is_compute(m) &&
+         policy.sustained_use_applies_to(inst.family);
 }
 
 }  // namespace

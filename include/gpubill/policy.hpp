@@ -92,6 +92,13 @@ struct BillingPolicy {
   // rules::sustained_use_credit says how use is counted.
   std::vector<Decimal> sustained_use_tiers;
   std::vector<std::string> sustained_use_families;
+  bool sustained_use_applies_to(std::string_view family) const {
+    if (sustained_use_tiers.empty()) return false;
+    for (const auto& f : sustained_use_families) {
+      if (f == family) return true;
+    }
+    return false;
+  }
   // Spot terms, for quotes' notes (0 = none): a spot/preemptible instance is stopped after this
   // many hours of running (Google preemptible: 24); it is not reclaimed in its first hours
   // (Alibaba's protection period: 1 by default).
