@@ -2,6 +2,7 @@
 // the source article's sizing advice to it.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -23,7 +24,8 @@ struct WorkloadArgs {
   int count = 1, min_vcpu = 0, days = 0, months = 0, bandwidth_mbps = 0;
   std::string min_fp32, min_fp16, min_gpu_memory, min_ram, dataset_gb, headroom_gb, disk_kind,
       egress_gb, hours, hours_per_day, gpu_hours, reference_gpu, pflop, precision, efficiency,
-      currency, at;
+      currency, at, interruptions_per_hour, checkpoint_interval_hours, checkpoint_write_hours,
+      restart_hours;
   bool nvlink = false;
   std::map<std::string, CLI::Option*> options;  // flag name → option
   bool given(const std::string& flag) const {
@@ -63,6 +65,14 @@ void add_workload_options(CLI::App& sub, WorkloadArgs& a) {
   add("--precision", a.precision, "Precision of the work: fp32 (default) or fp16");
   add("--efficiency", a.efficiency,
       "Fraction of peak throughput the --pflop work reaches (default 1)");
+  add("--interruptions-per-hour", a.interruptions_per_hour,
+      "Spot: expected interruptions per hour of running; spot lines then show the expected "
+      "total and finish time");
+  add("--checkpoint-interval-hours", a.checkpoint_interval_hours,
+      "Spot: hours between checkpoints (default 1)");
+  add("--checkpoint-write-hours", a.checkpoint_write_hours,
+      "Spot: hours to write one checkpoint (default 0)");
+  add("--restart-hours", a.restart_hours, "Spot: hours to restart after a stop (default 0)");
   add("--provider", a.providers, "Allowed provider (repeatable)");
   add("--region", a.regions, "Allowed region (repeatable)");
   add("--mode", a.modes,
@@ -133,6 +143,19 @@ Workload build_workload(const WorkloadArgs& a) {
   if (a.given("--egress-gb")) {
     w.network.egress_gb = decimal_flag("--egress-gb", a.egress_gb);
     mark("/network/egress_gb", "--egress-gb");
+  }
+  const std::pair<const char*, std::pair<std::optional<Decimal>*, const std::string*>> spot[] = {
+      {"interruptions_per_hour", {&w.spot.interruptions_per_hour, &a.interruptions_per_hour}},
+      {"checkpoint_interval_hours",
+       {&w.spot.checkpoint_interval_hours, &a.checkpoint_interval_hours}},
+      {"checkpoint_write_hours", {&w.spot.checkpoint_write_hours, &a.checkpoint_write_hours}},
+      {"restart_hours", {&w.spot.restart_hours, &a.restart_hours}}};
+  for (const auto& [key, target] : spot) {
+    std::string flag = "--" + std::string(key);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    if (!a.given(flag)) continue;
+    *target.first = decimal_flag(flag, *target.second);
+    mark(std::string("/spot/") + key, flag);
   }
   // A duration flag replaces the file's duration as a whole.
   const bool new_duration = a.given("--hours") || a.given("--hours-per-day") || a.given("--days") ||
@@ -322,6 +345,15 @@ nlohmann::json line_json(const QuoteLine& l) {
     j["prepaid"] = {{"months_needed", l.months_needed},
                     {"months_covered", l.plan->months_covered},
                     {"orders", orders}};
+  }
+  if (l.spot_expectation) {
+    const SpotRunExpectation& e = *l.spot_expectation;
+    j["spot_expectation"] = {{"work_seconds", e.work_seconds},
+                             {"running_seconds", e.running_seconds},
+                             {"interruptions", e.interruptions.to_string()},
+                             {"planned_stops", e.planned_stops},
+                             {"lives", e.lives},
+                             {"uninterrupted_total", money_json(l.uninterrupted_total)}};
   }
   if (l.reserved_terms > 0) {
     j["reserved"] = {{"terms", l.reserved_terms}, {"term_hours", l.reserved_term_hours}};

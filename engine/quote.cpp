@@ -69,6 +69,7 @@ Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish) {
       u.runs = w.days;
       u.busy = u.run_seconds * u.runs;
       u.span = std::int64_t{w.days} * kDay;
+      u.daily = true;
       break;
     case DurationKind::gpu_hours:
     case DurationKind::pflop:
@@ -82,6 +83,29 @@ Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish) {
   u.months = static_cast<int>((u.span + kMonth - 1) / kMonth);
   if (w.duration == DurationKind::months) u.months = w.months;
   if (w.duration == DurationKind::daily) u.months = (w.days + 29) / 30;
+  u.full_hours = u.run_seconds / kHour;
+  return u;
+}
+
+Usage spot_usage_for(const Usage& base, const SpotInterruptionModel& model, int max_run_hours,
+                     int key) {
+  Usage u = base;
+  u.key = key;
+  u.spot = expected_spot_run(base.run_seconds, model, max_run_hours);
+  const SpotRunExpectation& e = *u.spot;
+  if (!e.finishes) return u;
+  if (base.daily && e.running_seconds > kDay) {
+    u.spot_exceeds_day = true;
+    return u;
+  }
+  // Each life an equal share of the running time, rounded up to a second.
+  u.run_seconds = (e.running_seconds + e.lives - 1) / e.lives;
+  u.runs = base.runs * e.lives;
+  if (!base.daily) {
+    u.span = e.running_seconds;
+    u.months = static_cast<int>((u.span + kMonth - 1) / kMonth);
+  }
+  if (base.finish) u.finish = e.running_seconds;
   u.full_hours = u.run_seconds / kHour;
   return u;
 }
@@ -176,6 +200,7 @@ Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& 
         gc.why = Exclude::throughput;
       } else {
         gc.usage = usage_for(w, finish);
+        gc.usage->key = static_cast<int>(g) + 1;
       }
     }
   }
@@ -212,8 +237,20 @@ const Usage& Ctx::usage(const IndexedOffer& o) const {
   return gc.usage ? *gc.usage : fixed_usage;
 }
 
-int Ctx::usage_key(const IndexedOffer& o) const {
-  return gpus[static_cast<std::size_t>(o.gpu_index)].usage ? o.gpu_index + 1 : 0;
+const Usage& Ctx::usage(const IndexedOffer& o, int mode) {
+  const Usage& base = usage(o);
+  if (!w.spot_model || kModes[static_cast<std::size_t>(mode)] != BillingMode::spot) return base;
+  // Keys above every base usage's: one per base usage and provider.
+  const std::size_t bases = gpus.size() + 1;
+  const std::size_t slot = o.provider * bases + static_cast<std::size_t>(base.key);
+  if (spot_usages.empty()) spot_usages.resize(providers.size() * bases);
+  auto& cached = spot_usages[slot];
+  if (!cached) {
+    const BillingPolicy* policy = providers[o.provider].policy;
+    cached = spot_usage_for(base, *w.spot_model, policy ? policy->spot_max_run_hours : 0,
+                            static_cast<int>(bases + slot));
+  }
+  return *cached;
 }
 
 GroupCtx& Ctx::group(std::uint32_t g) {
@@ -391,7 +428,8 @@ PartCost Ctx::compute_part(bool network, std::uint16_t provider, const Usage& u,
   return pc;
 }
 
-PartCost Ctx::part(bool network, const IndexedOffer& o, bool prepaid, LinePart* out) {
+PartCost Ctx::part(bool network, const IndexedOffer& o, const Usage& u, bool prepaid,
+                   LinePart* out) {
   if (network ? !w.bandwidth_mbps && !w.egress_gb : !w.storage_gb) return {};
   if (!network && w.storage_gb && o.local_ssd_gb > 0 && Decimal(o.local_ssd_gb) >= *w.storage_gb) {
     PartCost pc;
@@ -403,10 +441,9 @@ PartCost Ctx::part(bool network, const IndexedOffer& o, bool prepaid, LinePart* 
     }
     return pc;
   }
-  const Usage& u = usage(o);
   if (out) return compute_part(network, o.provider, u, prepaid, out);
   const std::uint64_t key = (std::uint64_t{o.provider} << 40) |
-                            (static_cast<std::uint64_t>(usage_key(o)) << 2) | (prepaid ? 2u : 0u) |
+                            (static_cast<std::uint64_t>(u.key) << 2) | (prepaid ? 2u : 0u) |
                             (network ? 1u : 0u);
   auto it = part_cache.find(key);
   if (it != part_cache.end()) return it->second;
@@ -449,7 +486,11 @@ Inputs Ctx::resolve(const IndexedOffer& o, int m) {
     in.why = Unknown::no_fx;
     return in;
   }
-  in.usage = &usage(o);
+  in.usage = &usage(o, m);
+  if (in.usage->unfinishable()) {
+    in.why = Unknown::spot_unfinishable;
+    return in;
+  }
   in.ok = true;
   return in;
 }
@@ -479,8 +520,8 @@ int128_t Ctx::lower_bound(const IndexedOffer& o, int m, const Inputs& in) {
     }
   }
   int128_t bound = native * in.rate->rate_micro - 2;  // 1e-12 units of the comparison currency
-  const PartCost s = part(false, o, mode == BillingMode::prepaid, nullptr);
-  const PartCost n = part(true, o, mode == BillingMode::prepaid, nullptr);
+  const PartCost s = part(false, o, u, mode == BillingMode::prepaid, nullptr);
+  const PartCost n = part(true, o, u, mode == BillingMode::prepaid, nullptr);
   return bound + s.converted.units() + n.converted.units();
 }
 
@@ -501,7 +542,7 @@ Money sustained_use_credit(const Money& unit_price, std::int64_t count, const Us
   // Metered seconds of the meter in hour i of the use (one run, or one run a day).
   const auto seconds_in_hour = [&](std::int64_t i) -> std::int64_t {
     std::int64_t h = i;
-    if (u.runs > 1) {
+    if (u.daily) {
       if (i / 24 >= u.runs) return 0;
       h = i % 24;
     }
@@ -509,11 +550,10 @@ Money sustained_use_credit(const Money& unit_price, std::int64_t count, const Us
     if (h == full && rest > 0) return count * rest;
     return 0;
   };
-  const std::int64_t span_hours = u.runs > 1 ? u.runs * 24 : run_hours;
+  const std::int64_t span_hours = u.daily ? u.runs * 24 : run_hours;
   const std::int64_t months = (span_hours + kMonthHours - 1) / kMonthHours;
   // Months wholly in use look alike: one run through all of it, or 30 daily runs.
-  const std::int64_t alike =
-      u.runs > 1 ? u.runs / 30 : (full >= kMonthHours ? full / kMonthHours : 0);
+  const std::int64_t alike = u.daily ? u.runs / 30 : (full >= kMonthHours ? full / kMonthHours : 0);
   const auto month_credit = [&](std::int64_t m) {
     std::vector<rules::UsageHour> hours;
     for (std::int64_t i = m * kMonthHours; i < (m + 1) * kMonthHours; ++i) {
@@ -580,7 +620,7 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
     }
     if (line) {
       line->run_cost = run;
-      line->released_daily = u.runs > 1 && policy.stopped_payg_compute_charged;
+      line->released_daily = u.daily && policy.stopped_payg_compute_charged;
     }
   } else {
     const std::int64_t term_hours = mode == BillingMode::reserved_1y ? 8760 : 26280;
@@ -596,8 +636,9 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
   }
   const Decimal converted =
       compute->currency() == cmp ? compute->amount() : compute->amount() * in.rate->rate;
-  const PartCost s = part(false, o, mode == BillingMode::prepaid, line ? &line->storage : nullptr);
-  const PartCost n = part(true, o, mode == BillingMode::prepaid, line ? &line->network : nullptr);
+  const bool prepaid = mode == BillingMode::prepaid;
+  const PartCost s = part(false, o, u, prepaid, line ? &line->storage : nullptr);
+  const PartCost n = part(true, o, u, prepaid, line ? &line->network : nullptr);
   if (line) {
     line->unit_price = price;
     line->compute = compute;

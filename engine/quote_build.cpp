@@ -42,6 +42,19 @@ std::string span_dates(const QuoteEngine::Index& ix, const Span& s, std::int64_t
   return "";
 }
 
+// "expected 106.28 h of running for 100 h of work: 2.13 interruptions, 0 planned stops, billed
+// as 3 instance lives; uninterrupted 726.88 CNY".
+std::string spot_expectation_note(const Ctx& ctx, const QuoteLine& line) {
+  const SpotRunExpectation& e = *line.spot_expectation;
+  const bool daily = ctx.w.duration == DurationKind::daily;
+  return std::string("expected ") + (daily ? "each day: " : "") + hours_text(e.running_seconds) +
+         " h of running for " + hours_text(e.work_seconds) +
+         " h of work: " + e.interruptions.round(2, RoundingMode::half_up).to_string() +
+         " interruptions, " + std::to_string(e.planned_stops) + " planned stops, billed as " +
+         std::to_string(e.lives) + " instance lives; uninterrupted " +
+         money2(*line.uninterrupted_total);
+}
+
 }  // namespace
 
 void fill_identity(Ctx& ctx, const IndexedOffer& o, int mode, QuoteLine& line) {
@@ -81,6 +94,12 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
   line.finish_seconds = u.finish;
   if (mode == BillingMode::prepaid) line.months_needed = u.months;
   line.total = Money(ctx.exact(o, m, in, &line), ctx.cmp);
+  if (u.spot) {
+    line.spot_expectation = u.spot;
+    Inputs uninterrupted = in;
+    uninterrupted.usage = &ctx.usage(o);
+    line.uninterrupted_total = Money(ctx.exact(o, m, uninterrupted, nullptr), ctx.cmp);
+  }
 
   // Per GPU-hour and per TFLOP-hour of the GPU time the workload uses.
   const Decimal busy_gpu_seconds = o.gpu_count * u.busy;
@@ -159,6 +178,8 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
                     " (each month's use at the policy's tiers)");
   }
   if (mode == BillingMode::spot) {
+    // The expectation first: it is what the line's total means.
+    if (line.spot_expectation) notes.push_back(spot_expectation_note(ctx, line));
     notes.push_back(
         "interruptible (spot): capacity can be reclaimed; billed at the spot price "
         "in force each hour");
@@ -167,7 +188,9 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
       const std::int64_t limit = std::int64_t{policy.spot_max_run_hours} * kHour;
       std::string note = "stopped after " + std::to_string(policy.spot_max_run_hours) +
                          " h of running (policy " + std::to_string(policy.id) + ")";
-      if (u.run_seconds > limit) {
+      if (line.spot_expectation) {
+        if (line.spot_expectation->planned_stops > 0) note += ": restarts in the expected total";
+      } else if (u.run_seconds > limit) {
         note += ": each " + hours_text(u.run_seconds) + " h run needs " +
                 std::to_string((u.run_seconds - 1) / limit) + " restart(s), not in the total";
       }
@@ -193,14 +216,15 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
                     std::to_string(line.reserved_term_hours) + " h term" +
                     (line.reserved_terms > 1 ? "s" : "") + ", paid for every hour");
   }
-  if (u.runs > 1 && (mode == BillingMode::payg || mode == BillingMode::spot)) {
+  if (u.daily && u.runs > 1 && (mode == BillingMode::payg || mode == BillingMode::spot)) {
     notes.push_back(line.released_daily ? "released each day: " + line.provider +
                                               " charges stopped pay-as-you-go instances"
                                         : "stopped between daily runs (not charged while stopped)");
   }
   if (u.finish) {
-    notes.push_back("finishes in " + hours_text(*u.finish) + " h on " +
-                    std::to_string(ctx.w.gpu_count) + " × " + o.gpu->id);
+    notes.push_back(std::string(line.spot_expectation ? "expected to finish" : "finishes") +
+                    " in " + hours_text(*u.finish) + " h on " + std::to_string(ctx.w.gpu_count) +
+                    " × " + o.gpu->id);
   }
   if (ctx.w.ram_default && !o.has_ram) {
     const auto& floor = ctx.gpus[static_cast<std::size_t>(o.gpu_index)].ram_floor;
@@ -246,6 +270,16 @@ QuoteLine build_unknown(Ctx& ctx, const IndexedOffer& o, int m, Unknown why) {
       line.unknown_reason =
           "the " + mode + " price is not per " + (mode == "prepaid" ? "month" : "hour");
       break;
+    case Unknown::spot_unfinishable: {
+      const Usage& u = ctx.usage(o, m);
+      line.unknown_reason =
+          u.spot_exceeds_day
+              ? "the expected run of " + hours_text(u.spot->running_seconds) +
+                    " h (interruptions, checkpoints, restarts) does not fit in a day"
+              : "at the workload's interruption rate, the work lost to interruptions and "
+                "restarts outpaces the work done: the run is not expected to finish";
+      break;
+    }
     case Unknown::no_policy:
       line.unknown_reason = "no billing policy for " + line.provider + on;
       break;
@@ -425,6 +459,24 @@ std::vector<std::string> assumptions(Ctx& ctx) {
   out.push_back(
       "a month is 720 h; prepaid months needed = ceil(span / 720 h), terms 1–12, 24, "
       "36, 48, 60 months with the catalog's term discounts");
+  if (w.spot_model) {
+    const SpotInterruptionModel& m = *w.spot_model;
+    const SpotNeed& given = w.spec.spot;
+    const auto hours = [](const Decimal& d, bool defaulted) {
+      return d.to_string() + " h" + (defaulted ? " (default)" : "");
+    };
+    out.push_back(
+        "spot lines at their expected running time T = W × (1 + c/τ) / (1 − λ × (τ/2 + r) − "
+        "r/M), with λ = " +
+        m.interruptions_per_hour.to_string() + " interruptions per hour of running, τ = " +
+        hours(m.checkpoint_interval_hours, !given.checkpoint_interval_hours) +
+        " between checkpoints, c = " +
+        hours(m.checkpoint_write_hours, !given.checkpoint_write_hours) +
+        " to write one, r = " + hours(m.restart_hours, !given.restart_hours) +
+        " to restart, M = the provider's maximum spot run time (if any); each interruption and "
+        "planned stop starts a new instance life, billed as a run of its own; a protection "
+        "period is not credited");
+  }
   if (w.ram_default) {
     out.push_back(
         "RAM floor: at least the total GPU memory of each offer (the article's advice; "

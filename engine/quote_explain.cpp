@@ -200,6 +200,14 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
     s << "the work takes " << *line.finish_seconds << " s = " << hours_text(*line.finish_seconds)
       << " h on " << line.gpu_count.to_string() << " × " << line.gpu->id << "; ";
   }
+  if (line.spot_expectation) {
+    const SpotRunExpectation& e = *line.spot_expectation;
+    s << "expected under the interruption model: " << e.work_seconds << " s of work run "
+      << e.running_seconds << " s = " << hours_text(e.running_seconds) << " h, with "
+      << e.interruptions.to_string() << " interruptions (rounded half-up) and " << e.planned_stops
+      << " planned stops = " << e.lives << " instance lives of ceil(" << e.running_seconds << " / "
+      << e.lives << ") = " << line.run_seconds << " s; ";
+  }
   if (line.runs > 1) {
     s << line.runs << " runs of " << hours_text(line.run_seconds) << " h (" << line.run_seconds
       << " s), over " << hours_text(line.span_seconds) << " h";

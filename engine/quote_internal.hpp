@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpubill/quote.hpp"
+#include "gpubill/spot_model.hpp"
 #include "quote_index.hpp"
 
 namespace gpubill::quote_detail {
@@ -49,19 +50,33 @@ enum class Unknown : std::uint8_t {
   no_policy,
   payg_unavailable,
   no_fx,
+  spot_unfinishable,  // the interruption model leaves no progress, or a daily run past its day
 };
 
 struct Usage {
+  int key = 0;                   // distinguishes usages in caches
   std::int64_t run_seconds = 0;  // one run
   std::int64_t runs = 1;
+  bool daily = false;           // one run a day (runs = days × lives)
   std::int64_t busy = 0;        // GPU time used
   std::int64_t span = 0;        // calendar time held
   int months = 1;               // prepaid months needed
   std::int64_t full_hours = 0;  // whole hours in one run
   std::optional<std::int64_t> finish;
+  // Spot lines of a workload with an interruption model: the expectation the usage is built
+  // from; runs = runs a day × lives. A run that does not finish (or exceeds its day) leaves
+  // the line unpriced.
+  std::optional<SpotRunExpectation> spot;
+  bool spot_exceeds_day = false;
+  bool unfinishable() const { return spot && (!spot->finishes || spot_exceeds_day); }
 };
 
 Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish);
+// A spot line's usage under the workload's interruption model, on a provider whose spot
+// instances stop after `max_run_hours` (0 = never): each run of `base` stretched to its expected
+// running time and split into its instance lives.
+Usage spot_usage_for(const Usage& base, const SpotInterruptionModel& model, int max_run_hours,
+                     int key);
 // Seconds the work takes on `gpu` × workload count; nullopt when its throughput is unknown.
 std::optional<std::int64_t> finish_seconds(const ResolvedWorkload& w, const Gpu& gpu);
 
@@ -165,10 +180,13 @@ struct Ctx {
   std::vector<const CurrencyRate*> index_rates;  // by Index::currencies
   std::vector<GroupCtx> groups;
   std::unordered_map<std::uint64_t, PartCost> part_cache;
+  std::vector<std::optional<Usage>> spot_usages;  // by spot_usage_key, built on first use
 
   const CurrencyRate* rate_for(Currency c);
   const Usage& usage(const IndexedOffer& o) const;
-  int usage_key(const IndexedOffer& o) const;
+  // The usage of the offer's lines in `mode`: usage(o), or for spot lines under an interruption
+  // model the expected usage on the offer's provider.
+  const Usage& usage(const IndexedOffer& o, int mode);
   bool region_ok(const IndexedOffer& o) const {
     return ix.regions[o.region].empty() ? provider_any_region[o.provider] != 0
                                         : region_allowed[o.region] != 0;
@@ -179,7 +197,7 @@ struct Ctx {
 
   PartCost compute_part(bool network, std::uint16_t provider, const Usage& u, bool prepaid,
                         LinePart* out);
-  PartCost part(bool network, const IndexedOffer& o, bool prepaid, LinePart* out);
+  PartCost part(bool network, const IndexedOffer& o, const Usage& u, bool prepaid, LinePart* out);
 
   Inputs resolve(const IndexedOffer& o, int mode);
   int128_t lower_bound(const IndexedOffer& o, int mode, const Inputs& in);

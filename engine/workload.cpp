@@ -68,6 +68,10 @@ constexpr Limit kLimits[] = {
     {"/duration/months", 1'200, "months (100 years)"},
     {"/duration/gpu_hours", 100'000'000, "GPU-hours"},
     {"/duration/pflop", 1'000'000'000'000, "PFLOP"},
+    {"/spot/interruptions_per_hour", 1'000, "interruptions per hour"},
+    {"/spot/checkpoint_interval_hours", 10'000, "hours"},
+    {"/spot/checkpoint_write_hours", 10'000, "hours"},
+    {"/spot/restart_hours", 10'000, "hours"},
 };
 
 std::optional<Decimal> value_at(const Workload& w, std::string_view pointer) {
@@ -89,6 +93,10 @@ std::optional<Decimal> value_at(const Workload& w, std::string_view pointer) {
   if (pointer == "/duration/months") return dec(w.duration.months);
   if (pointer == "/duration/gpu_hours") return w.duration.gpu_hours;
   if (pointer == "/duration/pflop") return w.duration.pflop;
+  if (pointer == "/spot/interruptions_per_hour") return w.spot.interruptions_per_hour;
+  if (pointer == "/spot/checkpoint_interval_hours") return w.spot.checkpoint_interval_hours;
+  if (pointer == "/spot/checkpoint_write_hours") return w.spot.checkpoint_write_hours;
+  if (pointer == "/spot/restart_hours") return w.spot.restart_hours;
   throw std::logic_error("workload limits: no field at " + std::string(pointer));
 }
 
@@ -141,6 +149,39 @@ std::vector<std::string> floor_misses(const Gpu& g, const Workload& w) {
                   ", not NVLink (nvlink is required)");
   }
   return out;
+}
+
+// The interruption model of the spot lines, after the modes are known.
+void resolve_spot(const Workload& w, ResolvedWorkload& r) {
+  const SpotNeed& s = w.spot;
+  if (!s.interruptions_per_hour) {
+    const std::pair<const std::optional<Decimal>*, const char*> others[] = {
+        {&s.checkpoint_interval_hours, "checkpoint_interval_hours"},
+        {&s.checkpoint_write_hours, "checkpoint_write_hours"},
+        {&s.restart_hours, "restart_hours"}};
+    for (const auto& [value, key] : others) {
+      if (*value) {
+        fail(w, std::string("/spot/") + key,
+             std::string(key) + " is given without interruptions_per_hour");
+      }
+    }
+    return;
+  }
+  if (std::find(r.modes.begin(), r.modes.end(), BillingMode::spot) == r.modes.end()) {
+    fail(w, "/spot/interruptions_per_hour",
+         "an interruption rate applies to spot lines, and the workload's modes exclude spot");
+  }
+  SpotInterruptionModel m;
+  m.interruptions_per_hour = *s.interruptions_per_hour;
+  if (s.checkpoint_interval_hours) {
+    if (s.checkpoint_interval_hours->sign() <= 0) {
+      fail(w, "/spot/checkpoint_interval_hours", "checkpoint_interval_hours must be above 0");
+    }
+    m.checkpoint_interval_hours = *s.checkpoint_interval_hours;
+  }
+  m.checkpoint_write_hours = s.checkpoint_write_hours.value_or(Decimal{});
+  m.restart_hours = s.restart_hours.value_or(Decimal{});
+  r.spot_model = m;
 }
 
 }  // namespace
@@ -397,6 +438,7 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
     r.modes = {BillingMode::payg, BillingMode::prepaid, BillingMode::spot, BillingMode::reserved_1y,
                BillingMode::reserved_3y};
   }
+  resolve_spot(w, r);
   if (w.currency) {
     try {
       r.currency = Currency::parse(*w.currency);

@@ -82,8 +82,8 @@ std::string child(const Fields& f, std::string_view key) {
 Workload parse_workload_json(std::string_view text, const std::string& file_name) {
   const json doc = json_input::parse_document(text, file_name);
   const Fields top(doc, "/", file_name,
-                   {"format", "name", "gpu", "host", "storage", "network", "duration", "providers",
-                    "regions", "modes", "currency", "date"});
+                   {"format", "name", "gpu", "host", "storage", "network", "duration", "spot",
+                    "providers", "regions", "modes", "currency", "date"});
   Workload w;
   w.source = file_name;
   if (const json* fmt = top.find("format")) {
@@ -141,6 +141,15 @@ Workload parse_workload_json(std::string_view text, const std::string& file_name
       }
     }
     w.duration.efficiency = opt_amount(f, "efficiency");
+  }
+  if (const json* s = top.find("spot")) {
+    const Fields f(*s, child(top, "spot"), file_name,
+                   {"interruptions_per_hour", "checkpoint_interval_hours", "checkpoint_write_hours",
+                    "restart_hours"});
+    w.spot.interruptions_per_hour = opt_amount(f, "interruptions_per_hour");
+    w.spot.checkpoint_interval_hours = opt_amount(f, "checkpoint_interval_hours");
+    w.spot.checkpoint_write_hours = opt_amount(f, "checkpoint_write_hours");
+    w.spot.restart_hours = opt_amount(f, "restart_hours");
   }
   w.providers = string_list(top, "providers");
   w.regions = string_list(top, "regions");

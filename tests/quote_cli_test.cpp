@@ -152,3 +152,39 @@ TEST_CASE("test-fixture prices are marked in the quote and offers tables", "[quo
   CHECK_THAT(a.output, Catch::Contains("2017-10-25"));
   CHECK_THAT(a.output, Catch::Contains("over 2 years before the quote date"));
 }
+
+TEST_CASE("gpubill quote: spot lines at the expected cost of interruptions", "[quote][cli][spot]") {
+  TempDir dir;
+  // Google preemptible K80 in 2019: stopped after 24 h. 48 h of work with restarts of 0.1 h:
+  // T = 172800 / (1 − 0.1 / 24) = 173523.4… → 173524 s, ceil(173524 / 86400) − 1 = 2 planned
+  // stops, 3 lives.
+  const std::string google =
+      "quote --gpu K80 --provider google --mode spot --hours 48 --interruptions-per-hour 0 "
+      "--restart-hours 0.1 --format json --top 1";
+  const Run r = cli(dir, google + " --at 2019-06-30", false);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto doc = nlohmann::json::parse(r.output);
+  const auto& e = doc["lines"][0]["spot_expectation"];
+  CHECK(e["running_seconds"] == 173524);
+  CHECK(e["planned_stops"] == 2);
+  CHECK(e["lives"] == 3);
+  CHECK(doc["lines"][0]["usage"]["runs"] == 3);
+  // Spot VMs (from 2021-10-12) have no maximum run: no planned stop, one life.
+  const Run later = cli(dir, google + " --at 2023-06-30", false);
+  REQUIRE(later.status == 0);
+  const auto later_doc = nlohmann::json::parse(later.output);
+  const auto& e2 = later_doc["lines"][0]["spot_expectation"];
+  CHECK(e2["planned_stops"] == 0);
+  CHECK(e2["lives"] == 1);
+
+  // A sample workload file, and a spot field without a rate names its flag.
+  const Run sample = cli(dir, "quote " + workload("spot-checkpointed.json") + " --top 3");
+  INFO(sample.output);
+  CHECK(sample.status == 0);
+  CHECK_THAT(sample.output, Catch::Contains("spot lines at their expected running time"));
+  const Run bad = cli(dir, "quote --gpu V100 --hours 10 --restart-hours 0.1");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.output, Catch::Contains("--restart-hours") &&
+                             Catch::Contains("without interruptions_per_hour"));
+}

@@ -26,10 +26,11 @@ struct OfferCase {
   std::string month_start;                           // RFC 3339, a cycle start
 };
 
-// The log of one workload: one run, or one run a day (released each day when the provider
+// The log of one workload: `runs` runs of `run_seconds`, one every `period` seconds (one run, one
+// run a day, or a spot run's instance lives), each released when `released` (the provider
 // charges stopped instances, as the quote assumes; else stopped and started again).
 std::string log_of(const OfferCase& o, const std::string& account, std::int64_t run_seconds,
-                   int days, bool released_daily) {
+                   int runs, std::int64_t period, bool released) {
   const std::int64_t t0 = secs(o.month_start.c_str());
   const auto at = [](std::int64_t s) { return format_instant(Instant{std::chrono::seconds{s}}); };
   std::string create_tail = R"(,"provider":")" + o.provider + R"(","region":")" + o.region +
@@ -45,16 +46,16 @@ std::string log_of(const OfferCase& o, const std::string& account, std::int64_t 
     out += R"({"id":"e)" + std::to_string(++n) + R"(","time":")" + at(t) + R"(","type":")" + type +
            R"(","account":")" + account + R"(","instance":")" + instance + "\"" + tail + "}\n";
   };
-  for (int d = 0; d < days; ++d) {
-    const std::int64_t start = t0 + std::int64_t{d} * 86400;
-    const std::string id = released_daily ? "i" + std::to_string(d) : "i";
-    if (d == 0 || released_daily) {
+  for (int d = 0; d < runs; ++d) {
+    const std::int64_t start = t0 + std::int64_t{d} * period;
+    const std::string id = released ? "i" + std::to_string(d) : "i";
+    if (d == 0 || released) {
       event(start, "create", id, create_tail);
     } else {
       event(start, "start", id, "");
     }
-    const bool last = d + 1 == days;
-    event(start + run_seconds, released_daily || last ? "destroy" : "stop", id, "");
+    const bool last = d + 1 == runs;
+    event(start + run_seconds, released || last ? "destroy" : "stop", id, "");
   }
   return out;
 }
@@ -148,7 +149,7 @@ TEST_CASE("quote equals replay: random workloads on every provider's pay-as-you-
       quoted.push_back(line->compute->amount());
       released.push_back(line->released_daily);
       accounts.emplace_back(account, d);
-      log += log_of(o, account, line->run_seconds, d.days, line->released_daily);
+      log += log_of(o, account, line->run_seconds, d.days, 86400, line->released_daily);
     }
     fx.replay_text(
         log,
@@ -232,6 +233,70 @@ TEST_CASE("quote equals replay: prepaid plans bought as an order and renewals",
       INFO(o.provider << " " << o.instance_type << " " << account);
       CHECK(billed_total(fx, account) == total);
       CHECK(fx.movements(account).back().balance_after == "0");  // the top-up was the quote
+    }
+  }
+}
+
+TEST_CASE("quote equals replay: spot lines under an interruption model, life by life",
+          "[quote][replay][property][spot]") {
+  // The expected total of a spot line is a promise about the bill of its instance lives: each
+  // life a run of its own (a new instance where stopped instances are charged), starting on a
+  // whole hour, within one settlement month.
+  const std::vector<OfferCase> cases = {
+      {"tencent", "ap-guangzhou", "GN8.LARGE56", "P40", 1, false, "spot",
+       "2019-06-01T00:00:00+08:00"},
+      {"alibaba", "us-west-1", "ecs.gn5-c4g1.xlarge", "P100", 1, false, "spot",
+       "2019-06-01T00:00:00+08:00"},
+      {"aws", "us-east-1", "p3.2xlarge", "V100", 1, false, "spot", "2023-06-01T00:00:00Z"},
+  };
+  const char* rates[] = {"0", "0.01", "0.05", "0.2"};
+  const char* intervals[] = {"0.5", "1", "2"};
+  const char* writes[] = {"0", "0.05"};
+  const char* restarts[] = {"0", "0.1"};
+  std::mt19937 rng(20261202);
+  const auto pick = [&](const auto& options) {
+    return options[std::uniform_int_distribution<std::size_t>(0, std::size(options) - 1)(rng)];
+  };
+  for (const auto& o : cases) {
+    ReplayFixture fx;
+    std::string log;
+    std::vector<std::pair<std::string, Decimal>> quoted;
+    for (int k = 0; k < 8; ++k) {
+      const std::int64_t work = std::uniform_int_distribution<std::int64_t>(1, 4 * 86400)(rng);
+      const std::string text =
+          R"({"gpu": {"models": [")" + o.gpu + R"("]}, "host": {"min_ram_gb": 0}, "duration": )" +
+          R"({"hours": ")" +
+          Decimal::divide(Decimal(work), 3600, 12, RoundingMode::half_even).to_string() +
+          R"("}, "spot": {"interruptions_per_hour": ")" + pick(rates) +
+          R"(", "checkpoint_interval_hours": ")" + pick(intervals) +
+          R"(", "checkpoint_write_hours": ")" + pick(writes) + R"(", "restart_hours": ")" +
+          pick(restarts) + R"("}, "providers": [")" + o.provider +
+          R"("], "modes": ["spot"], "date": ")" + o.month_start + "\"}";
+      INFO(o.provider << " " << text);
+      const Workload w = parse_workload_json(text, "w.json");
+      const Catalog catalog = load_quote_catalog(fx.db(), parse_instant(o.month_start), w);
+      const QuoteResult q = QuoteEngine(catalog).quote(resolve_workload(w, catalog));
+      const QuoteLine* line = nullptr;
+      for (const auto& l : q.lines) {
+        if (l.priced && l.instance_type == o.instance_type && l.region == o.region) line = &l;
+      }
+      REQUIRE(line != nullptr);
+      REQUIRE(line->spot_expectation);
+      CHECK(line->runs == line->spot_expectation->lives);
+      const std::string account = "s" + std::to_string(k);
+      quoted.emplace_back(account, line->compute->amount());
+      const std::int64_t period = (line->run_seconds + 3599) / 3600 * 3600;
+      log += log_of(o, account, line->run_seconds, static_cast<int>(line->runs), period,
+                    line->policy->stopped_payg_compute_charged);
+    }
+    fx.replay_text(
+        log,
+        until(
+            (format_instant(parse_instant(o.month_start) + std::chrono::hours{24 * 32})).c_str()));
+    CHECK(fx.count("SELECT COUNT(*) FROM reject") == 0);
+    for (const auto& [account, amount] : quoted) {
+      INFO(o.provider << " " << account);
+      CHECK(billed_total(fx, account).to_string() == amount.to_string());
     }
   }
 }

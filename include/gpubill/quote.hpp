@@ -6,7 +6,9 @@
 // quote date gives one line:
 //   payg / spot  rules::payg_runs_cost of the host and of its GPUs, each a meter of its own
 //                (the provider's settlement cycle, rounding and minimums); a daily schedule is
-//                one run per day. Spot lines are interruptible.
+//                one run per day. Spot lines are interruptible; under the workload's
+//                interruption model each run is priced at its expected running time, split
+//                into its expected instance lives (gpubill/spot_model.hpp).
 //   prepaid      rules::cheapest_prepaid_plan over rules::standard_prepaid_terms() with the
 //                catalog's term discounts, for ceil(calendar span / 720 h) months.
 //   reserved_1y / reserved_3y  the hourly rate for every hour of as many whole terms
@@ -33,6 +35,7 @@
 #include "gpubill/catalog.hpp"
 #include "gpubill/provenance.hpp"
 #include "gpubill/rules.hpp"
+#include "gpubill/spot_model.hpp"
 #include "gpubill/workload.hpp"
 
 namespace gpubill {
@@ -81,6 +84,11 @@ struct QuoteLine {
   int months_needed = 0;                       // prepaid
   std::optional<std::int64_t> finish_seconds;  // work-based: time to finish on this offer
   bool released_daily = false;                 // daily schedule, stopped instances charged
+  // Spot lines of a workload with an interruption model: the expectation the line's usage and
+  // total are priced at (runs = runs a day × lives, run_seconds = one life), and what the line
+  // would cost if never interrupted (comparison currency).
+  std::optional<SpotRunExpectation> spot_expectation;
+  std::optional<Money> uninterrupted_total;
 
   // Compute, in the price's currency.
   // payg, spot: all runs of every meter (host, GPUs); reserved: one term.

@@ -14,6 +14,7 @@
 #include "gpubill/catalog.hpp"
 #include "gpubill/decimal.hpp"
 #include "gpubill/money.hpp"
+#include "gpubill/spot_model.hpp"
 #include "gpubill/time.hpp"
 
 namespace gpubill {
@@ -57,6 +58,15 @@ struct NetworkNeed {
   std::optional<Decimal> egress_gb;   // traffic, priced as "traffic_gb"
 };
 
+// What interruptions cost the spot lines (gpubill/spot_model.hpp), in hours. Without
+// interruptions_per_hour, spot lines are priced as if never interrupted; the other fields need it.
+struct SpotNeed {
+  std::optional<Decimal> interruptions_per_hour;     // λ, per hour of running
+  std::optional<Decimal> checkpoint_interval_hours;  // τ, default 1
+  std::optional<Decimal> checkpoint_write_hours;     // c, default 0
+  std::optional<Decimal> restart_hours;              // r, default 0
+};
+
 // How long: exactly one of
 //   hours                        continuous use;
 //   hours_per_day + days         a daily schedule, each day its own run;
@@ -84,6 +94,7 @@ struct Workload {
   StorageNeed storage;
   NetworkNeed network;
   DurationSpec duration;
+  SpotNeed spot;
   std::vector<std::string> providers;   // empty = every provider
   std::vector<std::string> regions;     // empty = every region
   std::vector<std::string> modes;       // billing mode names; empty = every mode
@@ -136,6 +147,10 @@ struct ResolvedWorkload {
   const Gpu* reference_gpu = nullptr;
   Precision precision = Precision::fp32;
   Decimal efficiency = Decimal(1);
+
+  // Set when the workload gives an interruption rate: spot lines are priced at the expected
+  // running time (expected_spot_run) for each run.
+  std::optional<SpotInterruptionModel> spot_model;
 
   std::vector<std::string> providers, regions;  // empty = all
   std::vector<BillingMode> modes;               // never empty
