@@ -169,10 +169,11 @@ void add_totals(std::vector<std::string>& row, const Totals& t) {
 
 int run_bill(const Globals& globals, const BillArgs& args) {
   auto db = globals.open_database();
-  const auto [year, month] = parse_month(args.month);
+  const auto [year, month] = flag_value("--month", [&] { return parse_month(args.month); });
   const auto s = args.zone.empty()
                      ? monthly_statement(db, args.account, year, month)
-                     : monthly_statement(db, args.account, year, month, Calendar(args.zone));
+                     : monthly_statement(db, args.account, year, month,
+                                         flag_value("--zone", [&] { return Calendar(args.zone); }));
   const Calendar calendar(s.time_zone);
 
   Table summary;

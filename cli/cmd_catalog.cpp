@@ -83,11 +83,18 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
   const auto catalog = Catalog::load(db);
   OfferFilter filter;
   filter.provider = args.provider;
+  if (!args.provider.empty()) {
+    flag_value("--provider", [&] { (void)catalog.provider(args.provider); });
+  }
   filter.region = args.region;
   if (!args.gpu.empty()) {
-    for (const auto* g : gpus_matching(catalog, args.gpu)) filter.gpus.push_back(g->id);
+    for (const auto* g : flag_value("--gpu", [&] { return gpus_matching(catalog, args.gpu); })) {
+      filter.gpus.push_back(g->id);
+    }
   }
-  if (!args.mode.empty()) filter.mode = parse_billing_mode(args.mode);
+  if (!args.mode.empty()) {
+    filter.mode = flag_value("--mode", [&] { return parse_billing_mode(args.mode); });
+  }
   filter.at = instant_flag("--at", args.at);
   Table t{{{"provider"},
            {"region"},
@@ -128,7 +135,7 @@ struct ShowArgs {
 
 const InstanceType& find_type(const Catalog& catalog, const ShowArgs& args) {
   if (!args.provider.empty()) {
-    (void)catalog.provider(args.provider);
+    flag_value("--provider", [&] { (void)catalog.provider(args.provider); });
     if (const auto* it = catalog.find_instance_type(args.provider, args.type)) return *it;
     throw NotFound("provider '" + args.provider + "' has no instance type '" + args.type + "'");
   }

@@ -40,8 +40,13 @@ int run_coverage(const Globals& globals, const CoverageArgs& args) {
   const auto catalog = Catalog::load(db);
   CoverageFilter filter;
   filter.provider = args.provider;
+  if (!args.provider.empty()) {
+    flag_value("--provider", [&] { (void)catalog.provider(args.provider); });
+  }
   if (!args.gpu.empty()) {
-    for (const auto* g : gpus_matching(catalog, args.gpu)) filter.gpus.push_back(g->id);
+    for (const auto* g : flag_value("--gpu", [&] { return gpus_matching(catalog, args.gpu); })) {
+      filter.gpus.push_back(g->id);
+    }
   }
   filter.group = args.by == "family" ? CoverageGroup::family : CoverageGroup::gpu;
   filter.at = instant_flag("--at", args.at);

@@ -461,7 +461,8 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
   const QuoteResult q = engine.quote(w, options);
 
   if (!explain.empty()) {
-    for (const QuoteLine* l : find_lines(q, explain)) std::cout << explain_line(q, *l) << "\n";
+    for (const QuoteLine* l : flag_value("--explain", [&] { return find_lines(q, explain); }))
+      std::cout << explain_line(q, *l) << "\n";
     return 0;
   }
   if (format == Format::json) {

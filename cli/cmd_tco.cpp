@@ -1,6 +1,7 @@
 // gpubill lease-vs-buy [CONFIG.json] [flags]: buying a GPU server against renting the same GPUs.
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -437,14 +438,58 @@ ojson result_json(const LeaseVsBuyResult& r) {
   return j;
 }
 
+// The flag that sets a configuration field, and whether it was given.
+std::pair<std::string, bool> flag_of(const TcoArgs& a, const std::string& field) {
+  const std::map<std::string, std::pair<std::string, bool>> flags = {
+      {"gpu", {"--gpu", a.gpu.has_value()}},
+      {"count", {"--count", a.count.has_value()}},
+      {"hardware_price", {"--price", a.price.has_value()}},
+      {"host_price", {"--host-price", a.host_price.has_value()}},
+      {"gpu_watts", {"--gpu-watts", a.gpu_watts.has_value()}},
+      {"host_watts", {"--host-watts", a.host_watts.has_value()}},
+      {"horizon_months", {"--horizon", a.horizon.has_value()}},
+      {"pue", {"--pue", a.pue.has_value()}},
+      {"kwh_price", {"--kwh-price", a.kwh_price.has_value()}},
+      {"utilisation", {"--utilisation", a.utilisation.has_value()}},
+      {"hosting_per_kw_month", {"--hosting", a.hosting.has_value()}},
+      {"maintenance_yearly_share", {"--maintenance", a.maintenance.has_value()}},
+      {"residual_share", {"--residual", a.residual.has_value()}},
+      {"cost_of_capital_yearly", {"--cost-of-capital", a.cost_of_capital.has_value()}},
+      {"currency", {"--currency", a.currency.has_value()}},
+      {"date", {"--date", a.date.has_value()}},
+      {"providers", {"--provider", !a.providers.empty()}},
+      {"rent_gpus", {"--rent-gpu", !a.rent_gpus.empty()}}};
+  const auto it = flags.find(field);
+  return it == flags.end() ? std::pair<std::string, bool>{field, false} : it->second;
+}
+
 int run_tco(const Globals& globals, const TcoArgs& args) {
   const LeaseVsBuyConfig config = config_of(args);
   auto db = globals.open_database();
   const auto catalog = Catalog::load(db);
-  const LeaseVsBuyResult r = lease_vs_buy(catalog, config);
+  const LeaseVsBuyResult r = [&] {
+    try {
+      return lease_vs_buy(catalog, config);
+    } catch (const TcoInputError& e) {
+      // Name where the value came from: the flag, else the configuration file's field.
+      const auto [flag, given] = flag_of(args, e.field());
+      if (given || args.config_path.empty()) {
+        throw InputError("command line", "", flag, e.reason());
+      }
+      throw InputError(args.config_path, "", e.field(), e.reason());
+    }
+  }();
+  // Nothing to rent is no comparison: the buy side is still printed, and the exit status says
+  // so (1, as for a quote that no offer fits).
+  const int status = r.options.empty() ? 1 : 0;
+  if (status != 0) {
+    std::cerr << "gpubill: lease-vs-buy: nothing to rent: no offer in the catalog rents "
+              << r.inputs.gpu.id << " (or its line) from the allowed providers on "
+              << format_day(r.inputs.date) << "\n";
+  }
   if (args.format == Format::json) {
     std::cout << json_text(result_json(r)) << "\n";
-    return 0;
+    return status;
   }
   const Fmt f{args.format != Format::table};
   const std::string c = r.inputs.currency.to_string();
@@ -453,7 +498,7 @@ int run_tco(const Globals& globals, const TcoArgs& args) {
                   {"rent options (" + c + ")", options_table(r, f)},
                   {"cumulative cost by month (" + c + ")", months_table(r, f)}},
                  args.format, "cumulative cost by month (" + c + ")");
-  return 0;
+  return status;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gpubill/db.hpp"
+#include "gpubill/errors.hpp"
 #include "gpubill/time.hpp"
 
 namespace gpubill::cli {
@@ -47,6 +48,20 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
 // that the message names the flag.
 std::optional<Instant> instant_flag(const std::string& flag,
                                     const std::optional<std::string>& text);
+
+// Runs `parse` on a flag's value: a ParseError or NotFound it throws (an unknown name, a
+// malformed value) becomes InputError("command line", "", flag, …), so the message names the
+// flag.
+template <class Parse>
+auto flag_value(const std::string& flag, Parse&& parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const ParseError& e) {
+    throw InputError("command line", "", flag, e.what());
+  } catch (const NotFound& e) {
+    throw InputError("command line", "", flag, e.what());
+  }
+}
 
 // Adds --db to a subcommand (so it is accepted after the subcommand too).
 void add_db_option(CLI::App& sub, Globals& globals);

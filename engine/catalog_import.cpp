@@ -148,6 +148,7 @@ void ensure_bundled_catalog(Database& database) {
       check_catalog_references(data, known, name);
       write_catalog_data(conn, data);
       std::move(data.providers.begin(), data.providers.end(), std::back_inserter(known.providers));
+      std::move(data.regions.begin(), data.regions.end(), std::back_inserter(known.regions));
       std::move(data.gpus.begin(), data.gpus.end(), std::back_inserter(known.gpus));
       std::move(data.instance_types.begin(), data.instance_types.end(),
                 std::back_inserter(known.instance_types));

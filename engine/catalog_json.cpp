@@ -21,6 +21,20 @@ using json_input::json;
 constexpr std::string_view kFormat = "gpubill-catalog/1";
 
 // The pointer of row i of a section: "/prices/3".
+// A decimal field at most kMaxCatalogAmount.
+Decimal bounded(const Fields& f, std::string_view key) {
+  const Decimal d = f.decimal(key);
+  if (d > Decimal(kMaxCatalogAmount)) {
+    f.fail(key, d.to_string() + " is above the limit of " + std::to_string(kMaxCatalogAmount));
+  }
+  return d;
+}
+
+std::optional<Decimal> opt_bounded(const Fields& f, std::string_view key) {
+  if (!f.has(key)) return f.opt_decimal(key);
+  return bounded(f, key);
+}
+
 std::string row_pointer(std::string_view section, std::size_t i) {
   return child_pointer(child_pointer("", section), i);
 }
@@ -74,18 +88,18 @@ Gpu read_gpu(const Fields& f) {
   }
   g.vendor = f.opt_text("vendor");
   g.architecture = f.opt_text("architecture");
-  g.fp64_tflops = f.opt_decimal("fp64_tflops");
-  g.fp32_tflops = f.opt_decimal("fp32_tflops");
-  g.fp16_tensor_tflops = f.opt_decimal("fp16_tensor_tflops");
-  g.int8_tops = f.opt_decimal("int8_tops");
-  g.memory_gb = f.opt_decimal("memory_gb");
-  g.memory_bandwidth_gbs = f.opt_decimal("memory_bandwidth_gbs");
+  g.fp64_tflops = opt_bounded(f, "fp64_tflops");
+  g.fp32_tflops = opt_bounded(f, "fp32_tflops");
+  g.fp16_tensor_tflops = opt_bounded(f, "fp16_tensor_tflops");
+  g.int8_tops = opt_bounded(f, "int8_tops");
+  g.memory_gb = opt_bounded(f, "memory_gb");
+  g.memory_bandwidth_gbs = opt_bounded(f, "memory_bandwidth_gbs");
   g.interconnect = f.opt_text("interconnect");
-  g.interconnect_bandwidth_gbs = f.opt_decimal("interconnect_bandwidth_gbs");
+  g.interconnect_bandwidth_gbs = opt_bounded(f, "interconnect_bandwidth_gbs");
   g.tdp_w = f.opt_integer("tdp_w", 0, 100000);
   if (const json* lp = f.find("launch_price")) {
     Fields price(*lp, child_pointer(f.pointer(), "launch_price"), f.file(), {"amount", "currency"});
-    g.launch_price = Money(price.decimal("amount"), price.currency("currency"));
+    g.launch_price = Money(bounded(price, "amount"), price.currency("currency"));
   }
   g.units_per_board = f.opt_integer("units_per_board", 1, 64).value_or(1);
   g.source = f.opt_text("source");
@@ -98,7 +112,7 @@ InstanceType read_instance_type(const Fields& f) {
   it.id = f.text("id");
   it.family = f.opt_text("family");
   it.gpu = f.opt_text("gpu");
-  if (auto count = f.opt_decimal("gpu_count")) it.gpu_count = *count;
+  if (auto count = opt_bounded(f, "gpu_count")) it.gpu_count = *count;
   if (!it.gpu.empty() && it.gpu_count.is_zero()) {
     f.fail("gpu_count", "required and above 0 when 'gpu' is given");
   }
@@ -106,7 +120,7 @@ InstanceType read_instance_type(const Fields& f) {
     f.fail("gpu", "missing: gpu_count is " + it.gpu_count.to_string() + " but no GPU is named");
   }
   it.vcpu = f.opt_integer("vcpu", 0, 100000);
-  it.ram_gb = f.opt_decimal("ram_gb");
+  it.ram_gb = opt_bounded(f, "ram_gb");
   it.local_disk_gb = f.opt_integer("local_disk_gb", 0, 100000000);
   if (f.has("local_disk_kind"))
     it.local_disk_kind = one_of(f, "local_disk_kind", {"ssd", "nvme", "hdd"});
@@ -150,7 +164,7 @@ PriceRow read_price(const Fields& f) {
   } catch (const Error& e) {
     f.fail("unit", e.what());
   }
-  p.amount = Money(f.decimal("amount"), f.currency("currency"));
+  p.amount = Money(bounded(f, "amount"), f.currency("currency"));
   p.period = f.period();
   p.source = f.text("source");
   p.as_of = f.day_text("as_of");
@@ -167,7 +181,7 @@ DiscountRow read_discount(const Fields& f) {
   if (d.max_months < d.min_months) {
     f.fail("max_months", "must not be below min_months (" + std::to_string(d.min_months) + ")");
   }
-  d.factor = f.decimal("factor");
+  d.factor = bounded(f, "factor");
   if (d.factor.is_zero()) f.fail("factor", "must be above 0");
   d.period = f.period();
   d.source = f.text("source");
@@ -182,7 +196,7 @@ ResourcePriceRow read_resource_price(const Fields& f,
   r.kind = f.text("kind");
   r.mode = mode_field(f);
   r.unit = one_of(f, "unit", units);
-  r.amount = Money(f.decimal("amount"), f.currency("currency"));
+  r.amount = Money(bounded(f, "amount"), f.currency("currency"));
   r.period = f.period();
   r.source = f.text("source");
   r.as_of = f.day_text("as_of");
@@ -196,7 +210,7 @@ FxRate read_fx_rate(const Fields& f) {
   r.from = f.currency("from");
   r.to = f.currency("to");
   if (r.from == r.to) f.fail("to", "must differ from 'from'");
-  r.rate = f.decimal("rate");
+  r.rate = bounded(f, "rate");
   if (r.rate.is_zero()) f.fail("rate", "must be above 0");
   r.source = f.text("source");
   r.as_of = f.day_text("as_of");
@@ -228,7 +242,7 @@ BillingPolicy read_policy(const Fields& f) {
   p.settlement_decimals = f.integer_or("settlement_decimals", p.settlement_decimals, 0, 12);
   p.min_charge_seconds_per_run =
       f.integer_or("min_charge_seconds_per_run", p.min_charge_seconds_per_run, 0, 86400 * 366);
-  p.min_charge_per_lifetime = f.opt_decimal("min_charge_per_lifetime");
+  p.min_charge_per_lifetime = opt_bounded(f, "min_charge_per_lifetime");
   p.arrears_grace_hours = f.integer_or("arrears_grace_hours", p.arrears_grace_hours, 0, 100000);
   p.arrears_retention_hours =
       f.integer_or("arrears_retention_hours", p.arrears_retention_hours, 0, 100000);
@@ -484,9 +498,10 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
                               const std::string& file) {
   std::set<std::string> providers, gpus;
   std::map<std::string, std::string> alias_of;  // lower-case alias → GPU id
-  std::set<std::pair<std::string, std::string>> instance_types;
+  std::set<std::pair<std::string, std::string>> instance_types, regions;
   for (const auto* d : {&known, &data}) {
     for (const auto& p : d->providers) providers.insert(p.id);
+    for (const auto& r : d->regions) regions.emplace(r.provider, r.id);
     for (const auto& g : d->gpus) {
       gpus.insert(g.id);
       for (const auto& a : g.aliases) alias_of[text_match::to_lower(a)] = g.id;
@@ -530,6 +545,11 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
       throw InputError(file, row_pointer("prices", i), "instance_type",
                        "unknown instance type '" + p.subject + "' of provider '" + p.provider +
                            "': not defined in this file or the database");
+    }
+    if (!p.region.empty() && !regions.count({p.provider, p.region})) {
+      throw InputError(file, row_pointer("prices", i), "region",
+                       "unknown region '" + p.region + "' of provider '" + p.provider +
+                           "': not defined in this file or the database (list it under regions)");
     }
   }
   for (std::size_t i = 0; i < data.discounts.size(); ++i) {

@@ -26,6 +26,8 @@ EventType to_type(std::string_view text, const Context& cx) {
   }
 }
 
+constexpr std::int64_t kMaxTopUp = 1'000'000'000'000;
+
 Decimal to_amount(std::string_view text, const Context& cx) {
   auto d = Decimal::try_parse(text);
   if (!d) {
@@ -34,6 +36,11 @@ Decimal to_amount(std::string_view text, const Context& cx) {
                           "most 12 decimals, e.g. \"100.00\")");
   }
   if (d->sign() <= 0) cx.fail("amount", "a top-up amount must be positive");
+  // A bound far above any real top-up keeps every balance sum inside Decimal's range.
+  if (*d > Decimal(kMaxTopUp)) {
+    cx.fail("amount", d->to_string() + " is above the limit of " + std::to_string(kMaxTopUp) +
+                          " for one top-up");
+  }
   return *d;
 }
 

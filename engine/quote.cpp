@@ -114,17 +114,20 @@ std::optional<std::int64_t> finish_seconds(const ResolvedWorkload& w, const Gpu&
   const auto tput = throughput(g, w.precision);
   if (!tput || tput->sign() <= 0) return std::nullopt;
   const Decimal count(w.gpu_count);
+  // time = numerator / denominator seconds:
+  //   gpu_hours: work × reference throughput × 3600 / (throughput × count);
+  //   pflop: PFLOP × 1000 TFLOP / (throughput × count × efficiency).
+  Decimal numerator, denominator;
   if (w.duration == DurationKind::gpu_hours) {
-    const Decimal ref = *throughput(*w.reference_gpu, w.precision);
-    // work = gpu_hours × reference throughput; time = work / (throughput × count)
-    return std::max<std::int64_t>(
-        1, Decimal::divide(w.work * ref * kHour, *tput * count, 0, RoundingMode::up)
-               .truncate_to_int());
+    numerator = w.work * *throughput(*w.reference_gpu, w.precision) * kHour;
+    denominator = *tput * count;
+  } else {
+    numerator = w.work * 1000;
+    denominator = *tput * count * w.efficiency;
   }
-  // PFLOP × 1000 = TFLOP; seconds = TFLOP / (TFLOPS × count × efficiency)
+  if (denominator.sign() <= 0 || numerator > denominator * kMaxWorkSeconds) return -1;
   return std::max<std::int64_t>(
-      1, Decimal::divide(w.work * 1000, *tput * count * w.efficiency, 0, RoundingMode::up)
-             .truncate_to_int());
+      1, Decimal::divide(numerator, denominator, 0, RoundingMode::up).truncate_to_int());
 }
 
 Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& wl)
@@ -195,9 +198,9 @@ Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& 
     if (gpu.memory_gb) gc.ram_floor = *gpu.memory_gb * w.gpu_count;
     if (gc.ok && work) {
       const auto finish = finish_seconds(w, gpu);
-      if (!finish) {
+      if (!finish || *finish < 0) {
         gc.ok = false;
-        gc.why = Exclude::throughput;
+        gc.why = finish ? Exclude::too_long : Exclude::throughput;
       } else {
         gc.usage = usage_for(w, finish);
         gc.usage->key = static_cast<int>(g) + 1;

@@ -345,6 +345,9 @@ std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& o) {
     case Exclude::throughput:
       return "GPU " + g->id + " has no " + std::string(to_string(w.precision)) +
              " throughput in the catalog, so the time to finish the work is unknown";
+    case Exclude::too_long:
+      return "the work would take more than 100 years on " + std::to_string(w.gpu_count) + " × " +
+             g->id;
     case Exclude::count:
       return o.gpu_count.to_string() + " × " + g->id + " per instance, the workload needs " +
              std::to_string(w.gpu_count);

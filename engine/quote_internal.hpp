@@ -32,6 +32,7 @@ enum class Exclude : std::uint8_t {
   memory,
   nvlink,
   throughput,
+  too_long,  // the work would take more than kMaxWorkSeconds on the offer's GPUs
   count,
   vcpu,
   vcpu_unknown,
@@ -77,7 +78,11 @@ Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish);
 // running time and split into its instance lives.
 Usage spot_usage_for(const Usage& base, const SpotInterruptionModel& model, int max_run_hours,
                      int key);
-// Seconds the work takes on `gpu` × workload count; nullopt when its throughput is unknown.
+// The longest work a quote prices: 100 years of running.
+inline constexpr std::int64_t kMaxWorkSeconds = 876'000 * kHour;
+// Seconds the work takes on `gpu` × workload count; nullopt when its throughput is unknown,
+// -1 when it would take more than kMaxWorkSeconds (checked before dividing, so a tiny
+// efficiency cannot overflow).
 std::optional<std::int64_t> finish_seconds(const ResolvedWorkload& w, const Gpu& gpu);
 
 struct GpuCheck {

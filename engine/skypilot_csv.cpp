@@ -82,6 +82,9 @@ class Reader {
     auto d = Decimal::try_parse(text);
     if (!d) fail(rec.line, name, "'" + text + "' is not a decimal number");
     if (d->sign() < 0) fail(rec.line, name, "must not be negative (found " + text + ")");
+    if (*d > Decimal(kMaxCatalogAmount)) {
+      fail(rec.line, name, text + " is above the limit of " + std::to_string(kMaxCatalogAmount));
+    }
     return d;
   }
 

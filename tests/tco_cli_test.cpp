@@ -77,11 +77,12 @@ TEST_CASE("gpubill lease-vs-buy rejects bad input with a clear message", "[tco][
     std::string args, message;
   };
   const std::vector<Case> cases = {
-      {base + "--utilisation 1.5", "lease-vs-buy: utilisation: must be between 0 and 1"},
-      {base, "lease-vs-buy: utilisation: is required"},
-      {base + "--utilisation 0.6 --horizon 0", "lease-vs-buy: horizon_months: must be from 1"},
+      {base + "--utilisation 1.5",
+       "command line: field '--utilisation': must be between 0 and 1"},
+      {base, "command line: field '--utilisation': is required"},
+      {base + "--utilisation 0.6 --horizon 0", "field '--horizon': must be from 1"},
       {"--gpu V100 --count 8 --price=-5 --utilisation 0.6",
-       "lease-vs-buy: hardware_price: must be positive, got -5 USD"},
+       "field '--price': must be positive, got -5 USD"},
       {"--gpu V1OO --count 8 --price 1 --utilisation 0.6", "closest known: V100"},
       {base + "--utilisation 0.6 --pue abc", "--pue"},
       {"'" + dir.file("missing.json") + "'", "no such file"},

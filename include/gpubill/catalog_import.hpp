@@ -25,6 +25,11 @@ namespace gpubill {
 
 class Database;
 
+// The largest amount a catalog row may carry (a price, a launch price, an FX rate, a SkyPilot
+// number): far above any real one, it keeps every total a quote or a bill computes from it
+// inside Decimal's range. A larger amount is an InputError naming the field.
+inline constexpr std::int64_t kMaxCatalogAmount = 1'000'000'000;
+
 // What an import or validation found, per section.
 struct ImportReport {
   std::string file;
@@ -49,7 +54,7 @@ ImportReport count_rows(const CatalogData& data);
 // their order, so data.prices[i] came from "/prices/i". Throws InputError naming file_name.
 CatalogData parse_catalog_json(std::string_view text, const std::string& file_name);
 
-// Checks that every provider, GPU and instance type a row of `data` refers to is defined in
+// Checks that every provider, region, GPU and instance type a row of `data` refers to is defined in
 // `data` itself or in `known` (typically the database's catalog). Throws InputError with the
 // row's JSON pointer and field ("/prices/3", "instance_type").
 void check_catalog_references(const CatalogData& data, const CatalogData& known,
