@@ -245,32 +245,39 @@ std::unordered_set<std::string> subjects_for(const CatalogData& data,
   return out;
 }
 
-// One slot of the prices a quote loads, in key order: a row read in full by its id (`row` is
-// filled by the second query), or a key-only row made from the key columns.
+// One slot of the prices a quote loads, in key order: a row read in full by its id (by the
+// second query), or a key-only row made from the key columns (kept apart: a slot stays small,
+// so the list of ten thousand slots grows without moving rows).
 struct PriceSlot {
   std::int64_t id = 0;
-  std::optional<PriceRow> row;
+  std::int32_t key_only = -1;  // index into PriceSlots::key_only, or -1: read in full
+};
+
+struct PriceSlots {
+  std::vector<PriceSlot> slots;
+  std::vector<PriceRow> key_only;
 };
 
 // The rows Catalog::load_around keeps, in one pass over the key index: per key, the rows in
 // force at t; when none is, the last row that ended before t and the first that starts after
 // it (for the reason a price is missing). Only integers and key text are read here. With
 // `full`, a subject outside it gets one key-only row per region instead, made here.
-std::vector<PriceSlot> price_slots_around(SQLite::Database& db, std::int64_t t,
-                                          const std::unordered_set<std::string>* full) {
+PriceSlots price_slots_around(SQLite::Database& db, std::int64_t t,
+                              const std::unordered_set<std::string>* full) {
   SQLite::Statement q(db,
                       "SELECT id, provider, subject_kind, subject, region, mode, effective_from, "
                       "effective_to FROM price" +
                           std::string(kPriceOrder));
-  std::vector<PriceSlot> slots;
+  PriceSlots out;
+  std::vector<PriceSlot>& slots = out.slots;
   std::array<std::string, 5> key;
   bool any_in_force = false;
   constexpr std::int64_t kNone = -1;  // row ids are positive
   std::int64_t ended = kNone, next = kNone;
   const auto close_group = [&] {
     if (!any_in_force) {
-      if (ended != kNone) slots.push_back({ended, {}});
-      if (next != kNone) slots.push_back({next, {}});
+      if (ended != kNone) slots.push_back({ended});
+      if (next != kNone) slots.push_back({next});
     }
     any_in_force = false;
     ended = next = kNone;
@@ -308,7 +315,9 @@ std::vector<PriceSlot> price_slots_around(SQLite::Database& db, std::int64_t t,
         row.mode = mode_col(q.getColumn(5), "price");
         row.period = period_cols(q.getColumn(6), to_col);
         row.key_only = true;
-        slots.push_back({id, std::move(row)});  // complete: not fetched again
+        // Complete: not fetched again.
+        slots.push_back({id, static_cast<std::int32_t>(out.key_only.size())});
+        out.key_only.push_back(std::move(row));
         region_stubbed = true;
       }
       continue;
@@ -316,14 +325,14 @@ std::vector<PriceSlot> price_slots_around(SQLite::Database& db, std::int64_t t,
     if (from > t) {
       if (next == kNone) next = id;
     } else if (to_col.isNull() || to_col.getInt64() > t) {
-      slots.push_back({id, {}});
+      slots.push_back({id});
       any_in_force = true;
     } else {
       ended = id;  // rows come in effective_from order: the last one seen is the latest
     }
   }
   if (!first && subject_in_full) close_group();
-  return slots;
+  return out;
 }
 
 }  // namespace
@@ -332,15 +341,22 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
                         const std::set<std::string>* priced_gpus) {
   std::unordered_set<std::string> full;
   if (priced_gpus) full = subjects_for(out, *priced_gpus);
-  std::vector<PriceSlot> slots = price_slots_around(db, t, priced_gpus ? &full : nullptr);
+  PriceSlots found = price_slots_around(db, t, priced_gpus ? &full : nullptr);
+  const std::vector<PriceSlot>& slots = found.slots;
+  // The rows go straight to their place in key order: `out.prices` is sized once.
+  const std::size_t base = out.prices.size();
+  out.prices.resize(base + slots.size());
   std::string list = "[";
   std::unordered_map<std::int64_t, std::size_t> position;
   position.reserve(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (slots[i].row) continue;  // a key-only row
+    if (slots[i].key_only >= 0) {
+      out.prices[base + i] = std::move(found.key_only[static_cast<std::size_t>(slots[i].key_only)]);
+      continue;
+    }
     if (list.size() > 1) list += ',';
     list += std::to_string(slots[i].id);
-    position.emplace(slots[i].id, i);
+    position.emplace(slots[i].id, base + i);
   }
   list += ']';
   // No ORDER BY: SQLite would sort the whole rows, source text and all, in a temporary B-tree.
@@ -348,13 +364,17 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
   SQLite::Statement q(db,
                       std::string(kPriceColumns) + "WHERE id IN (SELECT value FROM json_each(?))");
   q.bind(1, list);
+  std::size_t fetched = 0;
   while (q.executeStep()) {
     PriceRow row = price_row(q);
-    slots[position.at(row.id)].row = std::move(row);
+    out.prices[position.at(row.id)] = std::move(row);
+    ++fetched;
   }
-  out.prices.reserve(slots.size());
-  for (auto& slot : slots) {
-    if (slot.row) out.prices.push_back(std::move(*slot.row));
+  if (fetched != position.size()) {
+    // A row deleted between the two queries (outside a read transaction): drop its place.
+    out.prices.erase(std::remove_if(out.prices.begin() + static_cast<std::ptrdiff_t>(base),
+                                    out.prices.end(), [](const PriceRow& r) { return r.id == 0; }),
+                     out.prices.end());
   }
 }
 
