@@ -134,7 +134,10 @@ Table charges_table(const std::vector<ChargeLine>& lines, bool full) {
 int run_charges(const Globals& globals, const ChargesArgs& args) {
   auto db = globals.open_database();
   ChargeFilter filter;
-  if (!args.account.empty()) filter.account = args.account;
+  if (!args.account.empty()) {
+    check_account(db, args.account);
+    filter.account = args.account;
+  }
   if (!args.instance.empty()) filter.instance = args.instance;
   filter.from = instant_flag("--from", args.from);
   filter.to = instant_flag("--to", args.to);
@@ -170,6 +173,7 @@ void add_totals(std::vector<std::string>& row, const Totals& t) {
 int run_bill(const Globals& globals, const BillArgs& args) {
   auto db = globals.open_database();
   const auto [year, month] = flag_value("--month", [&] { return parse_month(args.month); });
+  check_account(db, args.account);
   const auto s = args.zone.empty()
                      ? monthly_statement(db, args.account, year, month)
                      : monthly_statement(db, args.account, year, month,
@@ -374,7 +378,7 @@ int run_explain(const Globals& globals, const ExplainArgs& args) {
   }
   sections.emplace_back("check", key_values(std::move(check)));
   write_sections(std::cout, sections, args.format, "charge");
-  return x.consistent() ? 0 : 3;
+  return x.consistent() ? kExitOk : kExitMismatch;
 }
 
 // ---- rejects -------------------------------------------------------------------------------
@@ -387,7 +391,10 @@ struct RejectsArgs {
 int run_rejects(const Globals& globals, const RejectsArgs& args) {
   auto db = globals.open_database();
   RejectFilter filter;
-  if (!args.account.empty()) filter.account = args.account;
+  if (!args.account.empty()) {
+    check_account(db, args.account);
+    filter.account = args.account;
+  }
   if (!args.kind.empty()) filter.kind = args.kind;
   const auto rows = query_rejects(db, filter);
   const bool full = args.format != Format::table;

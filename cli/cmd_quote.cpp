@@ -473,11 +473,11 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
                         {"lines", nlohmann::json::array()}, {"exclusions", exclusions_json(q)}};
     for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
     std::cout << json_text(j) << "\n";
-    return q.offers_fitting == 0 ? 1 : 0;
+    return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
   }
   if (format == Format::csv) {
     write_table(std::cout, lines_table(q, w, format), format);
-    return q.offers_fitting == 0 ? 1 : 0;
+    return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
   }
 
   std::cout << "Quote: " << describe(w) << "\n";
@@ -487,7 +487,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
     std::cout << "No offer fits this workload (" << q.offers_total
               << " offers in the catalog). Why each family was excluded:\n";
     print_exclusions(std::cout, q, true);
-    return 1;
+    return kExitNothingMatched;
   }
   write_table(std::cout, lines_table(q, w, format), format);
   std::cout << "\n"

@@ -71,7 +71,7 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
     std::cerr << "gpubill: none of the " << r.events_read << " events was applied (" << r.rejected
               << " rejected by the rules, " << r.malformed_skipped
               << " malformed); see `gpubill rejects`\n";
-    return 1;
+    return kExitError;
   }
   return 0;
 }
@@ -123,7 +123,10 @@ struct InstancesArgs {
 int run_instances(const Globals& globals, const InstancesArgs& args) {
   auto db = globals.open_database();
   InstanceStateFilter filter;
-  if (!args.account.empty()) filter.account = args.account;
+  if (!args.account.empty()) {
+    check_account(db, args.account);
+    filter.account = args.account;
+  }
   if (!args.instance.empty()) filter.instance = args.instance;
   filter.current = args.current;
   Table t;

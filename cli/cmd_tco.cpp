@@ -480,8 +480,8 @@ int run_tco(const Globals& globals, const TcoArgs& args) {
     }
   }();
   // Nothing to rent is no comparison: the buy side is still printed, and the exit status says
-  // so (1, as for a quote that no offer fits).
-  const int status = r.options.empty() ? 1 : 0;
+  // so (as for a quote that no offer fits).
+  const int status = r.options.empty() ? kExitNothingMatched : kExitOk;
   if (status != 0) {
     std::cerr << "gpubill: lease-vs-buy: nothing to rent: no offer in the catalog rents "
               << r.inputs.gpu.id << " (or its line) from the allowed providers on "

@@ -63,6 +63,18 @@ auto flag_value(const std::string& flag, Parse&& parse) -> decltype(parse()) {
   }
 }
 
+// Checks that `account` (given by --account) is one a stored event or reject names; throws
+// InputError naming --account and the closest known accounts otherwise.
+void check_account(Database& db, const std::string& account);
+
+// Exit statuses (the README's table).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;           // bad input or data; the message says which
+inline constexpr int kExitUsage = 2;           // unknown command or flag, missing argument
+inline constexpr int kExitMismatch = 3;        // explain could not re-derive a charge line
+inline constexpr int kExitNothingMatched = 4;  // no offer fits, nothing to rent
+inline constexpr int kExitInternal = 70;       // a bug: please report it
+
 // Adds --db to a subcommand (so it is accepted after the subcommand too).
 void add_db_option(CLI::App& sub, Globals& globals);
 

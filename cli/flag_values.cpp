@@ -1,6 +1,10 @@
 // Values of flags that several subcommands share, checked so that errors name the flag.
+#include <algorithm>
 #include "commands.hpp"
+
 #include "gpubill/errors.hpp"
+#include "gpubill/ledger.hpp"
+#include "gpubill/workload.hpp"
 
 namespace gpubill::cli {
 
@@ -16,6 +20,24 @@ std::optional<Instant> instant_flag(const std::string& flag,
   } catch (const ParseError& e) {
     throw InputError("command line", "", flag, e.what());
   }
+}
+
+void check_account(Database& db, const std::string& account) {
+  const std::vector<std::string> known = known_accounts(db);
+  if (std::binary_search(known.begin(), known.end(), account)) return;
+  std::string reason = "unknown account '" + account + "': ";
+  if (known.empty()) {
+    reason += "no account has events in this database yet (replay a log first)";
+  } else {
+    const auto closest = closest_names(account, known);
+    reason += "no event names it";
+    if (!closest.empty()) {
+      reason += " (closest known: ";
+      for (std::size_t i = 0; i < closest.size(); ++i) reason += (i ? ", " : "") + closest[i];
+      reason += ")";
+    }
+  }
+  throw InputError("command line", "", "--account", reason);
 }
 
 }  // namespace gpubill::cli

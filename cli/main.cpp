@@ -42,15 +42,18 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "gpubill: " << printable(e.what())
+              << "\nRun with --help for the commands and their flags.\n";
+    return cli::kExitUsage;
   }
   try {
-    return action ? action() : 0;
+    return action ? action() : cli::kExitOk;
   } catch (const gpubill::Error& e) {
     std::cerr << "gpubill: " << printable(e.what()) << "\n";
-    return 1;
+    return cli::kExitError;
   } catch (const std::exception& e) {
-    std::cerr << "gpubill: internal error: " << printable(e.what()) << "\n";
-    return 2;
+    std::cerr << "gpubill: internal error (please report it): " << printable(e.what()) << "\n";
+    return cli::kExitInternal;
   }
 }

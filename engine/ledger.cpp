@@ -447,4 +447,15 @@ std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter) {
   });
 }
 
+std::vector<std::string> known_accounts(Database& db) {
+  return store_call("reading accounts", [&] {
+    SQLite::Statement q(sqlite(db),
+                        "SELECT account FROM event UNION SELECT account FROM reject "
+                        "WHERE account <> '' ORDER BY 1");
+    std::vector<std::string> out;
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
+  });
+}
+
 }  // namespace gpubill

@@ -298,4 +298,8 @@ struct RejectFilter {
 // Rejected and quarantined input lines, by id (the order they were met).
 std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter = {});
 
+// Every account a stored event or a reject names, sorted: the accounts a query can ask about.
+// Throws StoreError.
+std::vector<std::string> known_accounts(Database& db);
+
 }  // namespace gpubill
