@@ -132,7 +132,7 @@ Table charges_table(const std::vector<ChargeLine>& lines, bool full) {
 }
 
 int run_charges(const Globals& globals, const ChargesArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   ChargeFilter filter;
   if (!args.account.empty()) {
     check_account(db, args.account);
@@ -171,7 +171,7 @@ void add_totals(std::vector<std::string>& row, const Totals& t) {
 }
 
 int run_bill(const Globals& globals, const BillArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const auto [year, month] = flag_value("--month", [&] { return parse_month(args.month); });
   check_account(db, args.account);
   const auto s = args.zone.empty()
@@ -278,7 +278,7 @@ std::string period_text(Instant from, const std::optional<Instant>& to) {
 }
 
 int run_explain(const Globals& globals, const ExplainArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const auto x = explain_charge(db, args.charge_id);
   const ChargeLine& c = x.line;
   std::vector<std::pair<std::string, Table>> sections;
@@ -389,7 +389,7 @@ struct RejectsArgs {
 };
 
 int run_rejects(const Globals& globals, const RejectsArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   RejectFilter filter;
   if (!args.account.empty()) {
     check_account(db, args.account);

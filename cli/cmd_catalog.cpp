@@ -34,7 +34,7 @@ std::string region_text(const std::string& region) {
 // ---- catalog gpus ------------------------------------------------------------------------
 
 int run_gpus(const Globals& globals, Format format) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   Table t{{{"id"},
            {"aliases"},
@@ -79,7 +79,7 @@ std::string sources_of(const Offer& o) {
 }
 
 int run_offers(const Globals& globals, const OffersArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   OfferFilter filter;
   filter.provider = args.provider;
@@ -258,7 +258,7 @@ Table policy_table(const BillingPolicy* p) {
 }
 
 int run_show(const Globals& globals, const ShowArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   const auto& it = find_type(catalog, args);
   write_sections(std::cout,
@@ -296,7 +296,7 @@ void print_report(const ImportReport& r, const char* verb) {
 }
 
 int run_import(const Globals& globals, const ImportArgs& args, bool write) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(write ? Access::write : Access::read);
   const bool csv = args.skypilot || std::filesystem::path(args.file).extension() == ".csv";
   if (!csv) {
     if (!args.provider.empty() || !args.as_of.empty() || !args.effective_from.empty() ||
@@ -352,26 +352,58 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
 
 }  // namespace
 
-Database Globals::open_database() const {
+Database Globals::open_database(Access access) const {
   if (db_path && db_path->empty()) {
     // An empty path is a private temporary database for SQLite: everything would be lost.
     throw Error("--db is empty: give the database file");
   }
   const char* env_db = std::getenv("GPUBILL_DB");
+  const bool from_flag = db_path.has_value();
+  const bool named = from_flag || (env_db && *env_db);
   const std::string path =
       resolve_database_path(db_path, env_db, std::getenv("XDG_DATA_HOME"), std::getenv("HOME"));
-  if ((!db_path || db_path->empty()) && !(env_db && *env_db)) {
+  OpenOptions options = open_options_from_environment();
+  if (path == ":memory:") {
+    // A private database that lives as long as the command: asked for, never reported.
+    auto db = Database::open(path, options);
+    ensure_bundled_catalog(db);
+    return db;
+  }
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(path, ec);
+  if (!exists && named && access == Access::read) {
+    throw InputError("command line", "", from_flag ? "--db" : "GPUBILL_DB",
+                     "no database at '" + path +
+                         "': a command that only reads does not create one (check the path; "
+                         "`gpubill init` creates a database with the bundled catalog)");
+  }
+  if (!exists && !named) {
     // The default location (~/.local/share/gpubill/) may not exist yet.
     const auto parent = std::filesystem::path(path).parent_path();
-    std::error_code ec;
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     if (ec) {
       throw StoreError("cannot create the directory '" + parent.string() +
                        "' for the database: " + ec.message());
     }
   }
-  auto db = Database::open(path, open_options_from_environment());
+  if (exists && access == Access::read) {
+    options.read_only = true;
+    try {
+      auto db = Database::open(path, options);
+      if (bundled_catalog_is_current(db)) return db;
+    } catch (const StoreError&) {
+      // An older schema (or another fault, which opening for writing reports again).
+    }
+    options.read_only = false;
+  }
+  auto db = Database::open(path, options);
+  const bool current = bundled_catalog_is_current(db);
   ensure_bundled_catalog(db);
+  if (!exists) {
+    std::cerr << "gpubill: created the database '" << path << "' with the bundled catalog\n";
+  } else if (!current) {
+    std::cerr << "gpubill: loaded this gpubill's bundled catalog into '" << path << "'\n";
+  }
   return db;
 }
 
@@ -392,6 +424,20 @@ OpenOptions open_options_from_environment() {
 }
 
 void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
+  {
+    auto* sub = app.add_subcommand(
+        "init",
+        "Create the database (or bring an existing one up to date) with the bundled catalog");
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action] {
+      action = [&globals] {
+        auto db = globals.open_database(Access::write);
+        std::cout << "database " << db.path() << ": schema version " << db.schema_version()
+                  << ", bundled catalog " << bundled_catalog_hash() << "\n";
+        return kExitOk;
+      };
+    });
+  }
   auto* catalog = app.add_subcommand("catalog", "List and import the catalog of GPU cloud offers");
   catalog->require_subcommand(1);
   add_db_option(*catalog, globals);

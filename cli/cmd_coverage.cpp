@@ -36,7 +36,7 @@ std::vector<std::string> cells(const CoverageRow& r, const std::string& mode) {
 }
 
 int run_coverage(const Globals& globals, const CoverageArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   CoverageFilter filter;
   filter.provider = args.provider;

@@ -434,7 +434,7 @@ std::string describe(const ResolvedWorkload& w) {
 
 int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, std::size_t top,
               const std::string& explain, bool show_excluded) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   Workload spec = build_workload(args);
   // A quote reads prices at one instant: load the rows around it, not the whole history.
   std::optional<Instant> at;
@@ -517,7 +517,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
 }
 
 int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const Catalog catalog = Catalog::load(db);
   const QuoteEngine engine(catalog);
   Workload spec = build_workload(args);

@@ -43,7 +43,7 @@ struct ReplayArgs {
 };
 
 int run_replay(const Globals& globals, const ReplayArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::write);
   ReplayOptions options;
   options.skip_invalid = args.skip_invalid;
   options.until = instant_flag("--until", args.until);
@@ -121,7 +121,7 @@ struct InstancesArgs {
 };
 
 int run_instances(const Globals& globals, const InstancesArgs& args) {
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   InstanceStateFilter filter;
   if (!args.account.empty()) {
     check_account(db, args.account);
@@ -175,7 +175,7 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args] {
       action = [&globals, args] {
-        auto db = globals.open_database();
+        auto db = globals.open_database(Access::write);
         return print_rebuild(rebuild_accounts(db, rebuild_options(*args)), args->format);
       };
     });
@@ -193,7 +193,7 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args] {
       action = [&globals, args] {
-        auto db = globals.open_database();
+        auto db = globals.open_database(Access::write);
         return print_rebuild(
             void_events(db, args->account, args->event_ids, args->reason, rebuild_options(*args)),
             args->format);

@@ -465,7 +465,7 @@ std::pair<std::string, bool> flag_of(const TcoArgs& a, const std::string& field)
 
 int run_tco(const Globals& globals, const TcoArgs& args) {
   const LeaseVsBuyConfig config = config_of(args);
-  auto db = globals.open_database();
+  auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   const LeaseVsBuyResult r = [&] {
     try {

@@ -14,12 +14,19 @@
 
 namespace gpubill::cli {
 
+// What a command does with the database.
+enum class Access { read, write };
+
 // Options every subcommand shares. `--db` is accepted before or after the subcommand.
 struct Globals {
   std::optional<std::string> db_path;
-  // Opens the database (GPUBILL_DB, then the default path), creating it and loading the bundled
-  // catalog on first use.
-  Database open_database() const;
+  // Opens the database: --db, else GPUBILL_DB, else the default path. A command that only
+  // reads opens it read-only and refuses a missing file that --db or GPUBILL_DB names (a typo
+  // would otherwise start an empty database; `gpubill init` creates one); the default database
+  // is created on first use by any command. A database whose schema or bundled catalog is older
+  // than this gpubill's is opened for writing once to update it. Creating or updating a
+  // database is said on stderr. An empty --db is an error.
+  Database open_database(Access access) const;
 };
 
 // The database's open options from the environment: GPUBILL_BUSY_TIMEOUT (whole seconds a

@@ -129,6 +129,14 @@ std::string bundled_catalog_hash() {
   return std::string(embedded::catalog_digest());
 }
 
+bool bundled_catalog_is_current(Database& database) {
+  try {
+    return read_meta(sqlite(database), "bundled_catalog") == bundled_catalog_hash();
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("cannot read the database's meta table: ") + e.what());
+  }
+}
+
 void ensure_bundled_catalog(Database& database) {
   const std::string hash = bundled_catalog_hash();
   try {

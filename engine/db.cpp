@@ -99,16 +99,33 @@ int Database::schema_version() const {
 }
 
 Database Database::open(const std::string& path, const OpenOptions& options) {
+  if (options.read_only && (path == ":memory:" || path.empty())) {
+    throw StoreError("a private in-memory database cannot be opened read-only");
+  }
+  if (options.read_only && !std::filesystem::exists(path)) {
+    throw StoreError("no database at '" + path + "' (opened read-only, nothing is created)");
+  }
   try {
     // NOMUTEX: a Database is used by one thread at a time, so SQLite's per-call mutex only costs
     // (about a tenth of reading the catalog).
-    auto impl = std::make_unique<Impl>(
-        path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX);
+    const int mode =
+        options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
+    auto impl = std::make_unique<Impl>(path, mode | SQLite::OPEN_NOMUTEX);
     auto& db = impl->db;
     db.setBusyTimeout(static_cast<int>(std::min<std::chrono::milliseconds::rep>(
         options.busy_timeout.count(), std::numeric_limits<int>::max())));
     // Fails with "file is not a database" on a non-SQLite file before anything is written.
     db.exec("PRAGMA foreign_keys = ON");
+    if (options.read_only) {
+      const int current = db.execAndGet("PRAGMA user_version").getInt();
+      check_not_newer(current, latest_schema_version(), path);
+      if (current != latest_schema_version()) {
+        throw StoreError("database '" + path + "' is at schema version " + std::to_string(current) +
+                         " and this gpubill needs " + std::to_string(latest_schema_version()) +
+                         ": open it for writing once to migrate it");
+      }
+      return Database(std::move(impl));
+    }
     if (path != ":memory:" && !path.empty()) enter_wal_mode(db, options.busy_timeout);
     db.exec("PRAGMA synchronous = NORMAL");
     migrate(db, path);

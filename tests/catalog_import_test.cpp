@@ -424,6 +424,7 @@ std::set<std::string> first_column(const std::string& csv) {
 TEST_CASE("the CLI lists V100 offers of several providers", "[catalog_import][cli]") {
   TempDir dir;
   const std::string db = "'" + dir.file("cli.db") + "'";
+  gpubill::testing::ensure_database(dir.file("cli.db"));
   const auto offers = run_cli("catalog offers --gpu V100 --format csv --db " + db);
   INFO(offers.output);
   REQUIRE(offers.status == 0);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace gpubill::testing {
@@ -30,6 +31,14 @@ inline CliRun run_cli(const std::string& args, Stderr err = Stderr::merged) {
   const int status = ::pclose(pipe);
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// Creates the database at `path` with the bundled catalog unless it exists, as a user does once
+// with `gpubill init` (a command that only reads refuses a missing database).
+inline void ensure_database(const std::string& path) {
+  if (std::filesystem::exists(path)) return;
+  const CliRun r = run_cli("--db '" + path + "' init", Stderr::discarded);
+  REQUIRE(r.status == 0);
 }
 
 }  // namespace gpubill::testing

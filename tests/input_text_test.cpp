@@ -70,6 +70,7 @@ TEST_CASE("a quarantined line with a bad byte does not break the JSON exports",
           "[input][text][cli]") {
   TempDir dir;
   const std::string db = " --db " + dir.file("t.db");
+  gpubill::testing::ensure_database(dir.file("t.db"));
   const std::string log = dir.write("bad.jsonl", create_line("gn8-a\xFF") + create_line("ok"));
   auto r = run_cli("replay --skip-invalid " + log + db + " --format json");
   REQUIRE(r.status == 0);

@@ -19,6 +19,7 @@ using Run = gpubill::testing::CliRun;
 // Runs `gpubill ARGS --db DIR/q.db`.
 Run cli(const TempDir& dir, const std::string& args, bool with_stderr = true) {
   using gpubill::testing::Stderr;
+  gpubill::testing::ensure_database(dir.file("q.db"));
   return gpubill::testing::run_cli(args + " --db '" + dir.file("q.db") + "'",
                                    with_stderr ? Stderr::merged : Stderr::discarded);
 }
@@ -187,4 +188,25 @@ TEST_CASE("gpubill quote: spot lines at the expected cost of interruptions", "[q
   CHECK(bad.status != 0);
   CHECK_THAT(bad.output, Catch::Contains("--restart-hours") &&
                              Catch::Contains("without interruptions_per_hour"));
+}
+
+TEST_CASE("a command that only reads refuses a missing database; init creates one",
+          "[cli][store]") {
+  TempDir dir;
+  const std::string path = dir.file("typo.db");
+  const Run read = gpubill::testing::run_cli("quote --gpu V100 --hours 1 --db '" + path + "'");
+  CHECK(read.status == 1);
+  CHECK_THAT(read.output, Catch::Contains("field '--db': no database at"));
+  CHECK_FALSE(std::filesystem::exists(path));  // nothing was created
+  const Run init = gpubill::testing::run_cli("init --db '" + path + "'");
+  CHECK(init.status == 0);
+  CHECK_THAT(init.output, Catch::Contains("gpubill: created the database '" + path + "'"));
+  // Now it exists and is current: a read says nothing about the database.
+  const Run again = gpubill::testing::run_cli("catalog gpus --db '" + path + "'");
+  CHECK(again.status == 0);
+  CHECK_THAT(again.output, !Catch::Contains("created") && !Catch::Contains("loaded"));
+  // A private in-memory database is made for the command, without a word.
+  const Run memory = gpubill::testing::run_cli("catalog gpus --db :memory:");
+  CHECK(memory.status == 0);
+  CHECK_THAT(memory.output, !Catch::Contains("created"));
 }

@@ -159,6 +159,7 @@ TEST_CASE("The tutorial's GN8 log gives the bill docs/tutorial.md shows",
           "[replay][samples][cli]") {
   TempDir dir;
   const std::string db = " --db " + dir.file("lab.db");
+  gpubill::testing::ensure_database(dir.file("lab.db"));
   auto r = cli("replay " + sample("tencent-gn8-tutorial.jsonl") + db +
                " --until 2019-04-15T00:00:00+08:00 --format json");
   REQUIRE(r.status == 0);

@@ -45,7 +45,7 @@ TEST_CASE("processes opening one new database at once all succeed", "[store][con
   // such processes failed with "table meta already exists" or "database is locked".
   for (int round = 0; round < 3; ++round) {
     TempDir dir;
-    const std::string out = run_at_once(4, dir.file("new.db"), "catalog gpus");
+    const std::string out = run_at_once(4, dir.file("new.db"), "init");
     INFO(out);
     CHECK(out.find("failed") == std::string::npos);
     CHECK(std::count(out.begin(), out.end(), '\n') == 4);

@@ -109,7 +109,7 @@ TEST_CASE("a replay killed at 20 points leaves all of it or none of it", "[store
   const std::string log = dir.write("big.jsonl", log_text(11, "k", 12, 20));
   const std::string until = "2021-04-25T00:00:00Z";
   const std::string base = dir.file("base.db");
-  REQUIRE(run_cli_args({"--db", base, "catalog", "gpus"}) == 0);  // the catalog, loaded once
+  REQUIRE(run_cli_args({"--db", base, "init"}) == 0);  // the catalog, loaded once
   const std::string reference = dir.file("reference.db");
   std::filesystem::copy_file(base, reference);
   const auto started = std::chrono::steady_clock::now();
@@ -147,7 +147,7 @@ TEST_CASE("writers at once apply every event exactly once, readers beside them",
           "[store][concurrency]") {
   TempDir dir;
   const std::string base = dir.file("base.db");
-  REQUIRE(run_cli_args({"--db", base, "catalog", "gpus"}) == 0);
+  REQUIRE(run_cli_args({"--db", base, "init"}) == 0);
   std::vector<std::string> logs;
   for (int w = 0; w < 3; ++w) {
     logs.push_back(

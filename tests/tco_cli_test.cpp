@@ -19,6 +19,7 @@ using TcoRun = gpubill::testing::CliRun;
 // Runs `gpubill lease-vs-buy ARGS --db DIR/tco.db`.
 TcoRun lease_vs_buy(const TempDir& dir, const std::string& args, bool with_stderr = true) {
   using gpubill::testing::Stderr;
+  gpubill::testing::ensure_database(dir.file("tco.db"));
   return gpubill::testing::run_cli("lease-vs-buy " + args + " --db '" + dir.file("tco.db") + "'",
                                    with_stderr ? Stderr::merged : Stderr::discarded);
 }
@@ -77,8 +78,7 @@ TEST_CASE("gpubill lease-vs-buy rejects bad input with a clear message", "[tco][
     std::string args, message;
   };
   const std::vector<Case> cases = {
-      {base + "--utilisation 1.5",
-       "command line: field '--utilisation': must be between 0 and 1"},
+      {base + "--utilisation 1.5", "command line: field '--utilisation': must be between 0 and 1"},
       {base, "command line: field '--utilisation': is required"},
       {base + "--utilisation 0.6 --horizon 0", "field '--horizon': must be from 1"},
       {"--gpu V100 --count 8 --price=-5 --utilisation 0.6",

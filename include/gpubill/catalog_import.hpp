@@ -77,6 +77,10 @@ void ensure_bundled_catalog(Database& db);
 // The hash ensure_bundled_catalog stores, as 16 lower-case hex digits.
 std::string bundled_catalog_hash();
 
+// Whether the database holds this exact version of the bundled catalog (ensure_bundled_catalog
+// would do nothing). Only reads. Throws StoreError.
+bool bundled_catalog_is_current(Database& db);
+
 // ---- SkyPilot service catalog (vms.csv) --------------------------------------------------
 
 struct SkyPilotOptions {

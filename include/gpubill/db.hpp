@@ -15,6 +15,10 @@ struct OpenOptions {
   // first use filling the catalog) before failing with a StoreError that names the holder.
   // Reads never wait (WAL). Default 60 s; the CLI reads GPUBILL_BUSY_TIMEOUT (seconds).
   std::chrono::milliseconds busy_timeout{60'000};
+  // Open the file read-only: it must exist and be at this gpubill's schema version (nothing is
+  // created or migrated; StoreError otherwise). Writes through it fail with StoreError. Works
+  // on a file the user may not write.
+  bool read_only = false;
 };
 
 class Database {
