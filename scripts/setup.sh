@@ -6,7 +6,7 @@ packages=(
   build-essential cmake pkg-config git
   libsqlite3-dev sqlite3 libsqlitecpp-dev
   libhowardhinnant-date-dev tzdata
-  nlohmann-json3-dev catch2 libcli11-dev libfmt-dev
+  nlohmann-json3-dev catch2 libcli11-dev
   libsimdjson-dev           # the usage-log reader: validates UTF-8 and JSON structure
   libbenchmark-dev
   clang-format
