@@ -397,11 +397,10 @@ Database Globals::open_database(Access access) const {
     options.read_only = false;
   }
   auto db = Database::open(path, options);
-  const bool current = bundled_catalog_is_current(db);
-  ensure_bundled_catalog(db);
+  const bool loaded = ensure_bundled_catalog(db);
   if (!exists) {
     std::cerr << "gpubill: created the database '" << path << "' with the bundled catalog\n";
-  } else if (!current) {
+  } else if (loaded) {
     std::cerr << "gpubill: loaded this gpubill's bundled catalog into '" << path << "'\n";
   }
   return db;

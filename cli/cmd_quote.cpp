@@ -222,12 +222,6 @@ std::string gpus_cell(const QuoteLine& l) {
   return l.gpu_count.to_string() + "×" + (l.gpu ? l.gpu->id : std::string("?"));
 }
 
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 bool work_based(const ResolvedWorkload& w) {
   return w.duration == DurationKind::gpu_hours || w.duration == DurationKind::pflop;
 }

@@ -5,6 +5,7 @@
 #include "gpubill/errors.hpp"
 #include "gpubill/ledger.hpp"
 #include "gpubill/workload.hpp"
+#include "output.hpp"
 
 namespace gpubill::cli {
 
@@ -31,11 +32,7 @@ void check_account(Database& db, const std::string& account) {
   } else {
     const auto closest = closest_names(account, known);
     reason += "no event names it";
-    if (!closest.empty()) {
-      reason += " (closest known: ";
-      for (std::size_t i = 0; i < closest.size(); ++i) reason += (i ? ", " : "") + closest[i];
-      reason += ")";
-    }
+    if (!closest.empty()) reason += " (closest known: " + join(closest) + ")";
   }
   throw InputError("command line", "", "--account", reason);
 }

@@ -55,6 +55,8 @@ void write_sections(std::ostream& out, const std::vector<std::pair<std::string, 
 // JSON text, indented by 2. A byte that is not UTF-8 (in a database written before names were
 // checked) becomes U+FFFD instead of failing the whole export.
 std::string json_text(const nlohmann::json& j);
+// The items with `sep` between them: "a, b, c".
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
 std::string json_text(const nlohmann::ordered_json& j);
 
 // Adds "--format table|json|csv" (default table) to a subcommand, storing into `format`.

@@ -137,16 +137,14 @@ bool bundled_catalog_is_current(Database& database) {
   }
 }
 
-void ensure_bundled_catalog(Database& database) {
+bool ensure_bundled_catalog(Database& database) {
+  if (bundled_catalog_is_current(database)) return false;
   const std::string hash = bundled_catalog_hash();
-  try {
-    if (read_meta(sqlite(database), "bundled_catalog") == hash) return;
-  } catch (const SQLite::Exception& e) {
-    throw StoreError(std::string("cannot read the database's meta table: ") + e.what());
-  }
   ScopedCacheSize cache(sqlite(database));
+  bool loaded = false;
   in_transaction(database, true, [&](SQLite::Database& conn) {
     if (read_meta(conn, "bundled_catalog") == hash) return 0;  // another process was first
+    loaded = true;
     // What later files may refer to: read once, then grown file by file (re-reading the
     // database before each file made the first load quadratic in the catalog's size).
     CatalogData known = read_catalog_data(conn);
@@ -164,6 +162,7 @@ void ensure_bundled_catalog(Database& database) {
     write_meta(conn, "bundled_catalog", hash);
     return 0;
   });
+  return loaded;
 }
 
 }  // namespace gpubill

@@ -20,7 +20,6 @@ using json_input::json;
 
 constexpr std::string_view kFormat = "gpubill-catalog/1";
 
-// The pointer of row i of a section: "/prices/3".
 // A decimal field at most kMaxCatalogAmount.
 Decimal bounded(const Fields& f, std::string_view key) {
   const Decimal d = f.decimal(key);
@@ -31,10 +30,11 @@ Decimal bounded(const Fields& f, std::string_view key) {
 }
 
 std::optional<Decimal> opt_bounded(const Fields& f, std::string_view key) {
-  if (!f.has(key)) return f.opt_decimal(key);
+  if (!f.has(key)) return std::nullopt;
   return bounded(f, key);
 }
 
+// The pointer of row i of a section: "/prices/3".
 std::string row_pointer(std::string_view section, std::size_t i) {
   return child_pointer(child_pointer("", section), i);
 }

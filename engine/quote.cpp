@@ -93,11 +93,7 @@ Usage spot_usage_for(const Usage& base, const SpotInterruptionModel& model, int 
   u.key = key;
   u.spot = expected_spot_run(base.run_seconds, model, max_run_hours);
   const SpotRunExpectation& e = *u.spot;
-  if (!e.finishes) return u;
-  if (base.daily && e.running_seconds > kDay) {
-    u.spot_exceeds_day = true;
-    return u;
-  }
+  if (u.unfinishable()) return u;
   // Each life an equal share of the running time, rounded up to a second.
   u.run_seconds = (e.running_seconds + e.lives - 1) / e.lives;
   u.runs = base.runs * e.lives;

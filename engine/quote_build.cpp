@@ -273,7 +273,7 @@ QuoteLine build_unknown(Ctx& ctx, const IndexedOffer& o, int m, Unknown why) {
     case Unknown::spot_unfinishable: {
       const Usage& u = ctx.usage(o, m);
       line.unknown_reason =
-          u.spot_exceeds_day
+          u.spot_exceeds_day()
               ? "the expected run of " + hours_text(u.spot->running_seconds) +
                     " h (interruptions, checkpoints, restarts) does not fit in a day"
               : "at the workload's interruption rate, the work lost to interruptions and "

@@ -68,8 +68,8 @@ struct Usage {
   // from; runs = runs a day × lives. A run that does not finish (or exceeds its day) leaves
   // the line unpriced.
   std::optional<SpotRunExpectation> spot;
-  bool spot_exceeds_day = false;
-  bool unfinishable() const { return spot && (!spot->finishes || spot_exceeds_day); }
+  bool spot_exceeds_day() const { return spot && daily && spot->running_seconds > kDay; }
+  bool unfinishable() const { return spot && (!spot->finishes || spot_exceeds_day()); }
 };
 
 Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish);
@@ -185,7 +185,9 @@ struct Ctx {
   std::vector<const CurrencyRate*> index_rates;  // by Index::currencies
   std::vector<GroupCtx> groups;
   std::unordered_map<std::uint64_t, PartCost> part_cache;
-  std::vector<std::optional<Usage>> spot_usages;  // by spot_usage_key, built on first use
+  // Spot usages under the interruption model, by provider and base usage (usage(o, mode)),
+  // built on first use.
+  std::vector<std::optional<Usage>> spot_usages;
 
   const CurrencyRate* rate_for(Currency c);
   const Usage& usage(const IndexedOffer& o) const;

@@ -70,9 +70,9 @@ ImportReport validate_catalog_file(Database& db, const std::string& path);
 // Loads the catalog compiled into the library (fixtures/catalog/*.json, in file name order) in
 // one transaction when the database does not hold this exact version of it yet (meta key
 // "bundled_catalog" = FNV-1a 64 hash of the files' names and texts); otherwise does nothing.
-// Throws InputError if a bundled file is invalid (a build defect), StoreError on database
-// failures.
-void ensure_bundled_catalog(Database& db);
+// Returns whether it loaded the catalog. Throws InputError if a bundled file is invalid (a build
+// defect), StoreError on database failures.
+bool ensure_bundled_catalog(Database& db);
 
 // The hash ensure_bundled_catalog stores, as 16 lower-case hex digits.
 std::string bundled_catalog_hash();
