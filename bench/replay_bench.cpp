@@ -2,9 +2,10 @@
 // in the same run, times a bare prepared INSERT of one 14-column row per hourly settlement in
 // one SQLite transaction — the floor any engine that writes a row per settlement pays.
 //
-//   gpubill_replay_bench LOG [--db FILE] [--no-bare]
+//   gpubill_replay_bench LOG [--db FILE] [--no-bare] [--cache-mib N]
 //
 // --no-bare skips the bare insert (minutes on a 300-day log) when only events/s is wanted.
+// --cache-mib sets the replay's page cache cap (ReplayOptions::page_cache_kib), to compare caps.
 //
 // Prints the time to read (parse and check) the log alone, input events/s, charge rows/s,
 // settlements/s, peak RSS after the replay, the bare insert's rows/s and the ratio replay time /
@@ -89,19 +90,22 @@ double read_only_seconds(const std::string& log, std::int64_t& events) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: gpubill_replay_bench LOG [--db FILE] [--no-bare]\n";
+    std::cerr << "usage: gpubill_replay_bench LOG [--db FILE] [--no-bare] [--cache-mib N]\n";
     return 2;
   }
   const std::string log = argv[1];
   std::string db_path =
       (std::filesystem::temp_directory_path() / "gpubill_replay_bench.db").string();
   bool bare = true;
+  gpubill::ReplayOptions options;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--db" && i + 1 < argc) {
       db_path = argv[++i];
     } else if (arg == "--no-bare") {
       bare = false;
+    } else if (arg == "--cache-mib" && i + 1 < argc) {
+      options.page_cache_kib = std::stoll(argv[++i]) * 1024;
     } else {
       std::cerr << "gpubill_replay_bench: unknown argument '" << arg << "'\n";
       return 2;
@@ -116,7 +120,7 @@ int main(int argc, char** argv) {
   gpubill::ensure_bundled_catalog(db);
   const long rss_before = peak_rss_kib();
   const auto t0 = std::chrono::steady_clock::now();
-  const auto report = gpubill::replay_logs(db, {log});
+  const auto report = gpubill::replay_logs(db, {log}, options);
   const double replay_s = seconds_since(t0);
   const long rss_after = peak_rss_kib();
 
@@ -137,6 +141,13 @@ int main(int argc, char** argv) {
   std::printf("  charge rows/s          %.0f\n", report.charge_rows / replay_s);
   std::printf("  settlements/s          %.0f\n", report.settlements / replay_s);
   std::printf("peak RSS                 %ld KiB (before replay %ld KiB)\n", rss_after, rss_before);
+  std::printf("page cache cap           %lld MiB\n",
+              static_cast<long long>(options.page_cache_kib / 1024));
+  const auto& pc = report.page_cache;
+  const double per_event = report.events_read > 0 ? 1.0 / report.events_read : 0;
+  std::printf("page cache per event    %.2f hits, %.4f misses, %.3f writes, %.3f spills\n",
+              pc.hits * per_event, pc.misses * per_event, pc.writes * per_event,
+              pc.spills * per_event);
   if (bare) {
     std::printf("bare insert of %lld rows  %.3f s (%.0f rows/s)\n",
                 static_cast<long long>(report.settlements), insert_s,

@@ -2,6 +2,8 @@
 // tables, in one transaction.
 #include "gpubill/replay.hpp"
 
+#include <sqlite3.h>
+
 #include "gpubill/catalog.hpp"
 #include "gpubill/db.hpp"
 #include "gpubill/errors.hpp"
@@ -13,6 +15,22 @@ namespace gpubill {
 
 using replay_detail::Driver;
 
+namespace {
+
+// The connection's cumulative page cache counters (SQLITE_DBSTATUS_CACHE_*).
+ReplayReport::PageCacheCounts page_cache_counts(SQLite::Database& sql) {
+  auto read = [&](int op) {
+    int current = 0;
+    int highwater = 0;
+    sqlite3_db_status(sql.getHandle(), op, &current, &highwater, 0);
+    return static_cast<std::int64_t>(current);
+  };
+  return {read(SQLITE_DBSTATUS_CACHE_HIT), read(SQLITE_DBSTATUS_CACHE_MISS),
+          read(SQLITE_DBSTATUS_CACHE_WRITE), read(SQLITE_DBSTATUS_CACHE_SPILL)};
+}
+
+}  // namespace
+
 ReplayReport replay_logs(Database& db, const Catalog& catalog,
                          const std::vector<std::string>& paths, const ReplayOptions& options) {
   if (options.until && options.not_after && *options.until > *options.not_after) {
@@ -22,12 +40,17 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
   }
   auto& sql = sqlite(db);
   try {
-    ScopedCacheSize cache(sql, kReplayCacheKiB);  // see store.hpp
+    ScopedCacheSize cache(sql,
+                          std::max<std::int64_t>(options.page_cache_kib, 2048));  // see store.hpp
+    const auto before = page_cache_counts(sql);
     WriteTransaction tx(sql, db.path(), "replay");
     Driver driver(sql, catalog, options);
     for (const auto& path : paths) driver.replay_file(path);
     driver.finish();
     tx.commit();
+    const auto after = page_cache_counts(sql);
+    driver.report.page_cache = {after.hits - before.hits, after.misses - before.misses,
+                                after.writes - before.writes, after.spills - before.spills};
     return driver.report;
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("replay: database error: ") + e.what());

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpubill/db.hpp"
+#include "gpubill/replay.hpp"
 
 namespace gpubill {
 
@@ -31,14 +32,16 @@ void write_meta(SQLite::Database& db, const std::string& key, const std::string&
 // them, so a small transaction stays small. Loading the bundled catalog (14k price rows into
 // four indexes) uses the default 64 MB; replays use kReplayCacheKiB.
 //
-// Why a replay takes 256 MB: the whole replay is one transaction, so everything it writes sits
-// in the WAL until it commits, and each page read that misses the cache is looked up in the
-// WAL's hash tables, whose number grows with the WAL (1.7 GB for 300 days of 10,000 instances).
-// The event index (account, id) is updated at random places and grows with the log (about
-// 140 MB at 5 million events); once it outgrows the cache, nearly every event misses. Measured
-// (docs/benchmarks.md): 300 days replayed at 51 % of the 30-day events/s with 64 MB, 82 % with
-// 256 MB; 30 days: CPU 9.2 s with 16 MB, 7.0 s with 32 MB, 6.1 s with 64 MB.
-inline constexpr std::int64_t kReplayCacheKiB = 256 * 1024;
+// Why a replay takes a large cache (kDefaultReplayCacheKiB, include/gpubill/replay.hpp): the
+// whole replay is one transaction, so everything it writes sits in the WAL until it commits, and
+// each page read that misses the cache is looked up in the WAL's hash tables, whose number grows
+// with the WAL (1.7 GB for 300 days of 10,000 instances). Once the pages the replay keeps
+// updating (the leaves of the event, state-history and movement indexes where each instance's
+// and account's rows go) no longer fit, dirty pages are spilled to the WAL and read back again
+// and again. Measured (docs/benchmarks.md): 300 days replayed at 51 % of the 30-day events/s
+// with 64 MB and about 80 % with 256 MB, where it misses 0.016 times per event; 30 days: CPU 9.2 s
+// with 16 MB, 6.1 s with 64 MB. Rebuilds use the same default.
+inline constexpr std::int64_t kReplayCacheKiB = kDefaultReplayCacheKiB;
 
 class ScopedCacheSize {
  public:

@@ -102,6 +102,13 @@ class ReplayFixture {
       SQLite::Backup(sql(), source).executeStep();
     }
   }
+  // The same on a database file in the fixture's directory, loaded as a user's is (WAL mode,
+  // fsyncs, a page cache that spills to the WAL; a backup from the template would leave the
+  // file in the template's journal mode), always with the bundled catalog.
+  explicit ReplayFixture(const std::string& file_name) : db_(Database::open(dir_.file(file_name))) {
+    ensure_bundled_catalog(db_);
+    import_catalog_file(db_, data_path("spot-rule-prices.json"));
+  }
 
   Database& db() { return db_; }
   SQLite::Database& sql() { return sqlite(db_); }

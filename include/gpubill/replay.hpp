@@ -14,6 +14,9 @@ namespace gpubill {
 
 class Catalog;
 
+// The default cap of a replay's SQLite page cache, in KiB (ReplayOptions::page_cache_kib).
+inline constexpr std::int64_t kDefaultReplayCacheKiB = 256 * 1024;
+
 struct ReplayOptions {
   // Malformed lines go to the rejects table instead of stopping the import.
   bool skip_invalid = false;
@@ -32,6 +35,14 @@ struct ReplayOptions {
   // allow_long_settlement: such a gap is almost always a wrong date.
   std::chrono::seconds max_settlement_step = std::chrono::days{400};
   bool allow_long_settlement = false;
+
+  // How large the SQLite page cache may grow during the replay, in KiB. SQLite takes pages
+  // only as it needs them, so a small replay stays small (a 30-day log of 10,000 instances
+  // peaks at about 230 MB); a long one reaches the cap. A replay is one transaction: a page
+  // that falls out of the cache is written to the WAL and read back through the WAL's hash
+  // tables, which grow with the transaction, so a cap below the replay's working set slows
+  // long replays down (docs/benchmarks.md, "Replay"). Values below 2048 are raised to 2048.
+  std::int64_t page_cache_kib = kDefaultReplayCacheKiB;
 };
 
 struct ReplayReport {
@@ -43,6 +54,18 @@ struct ReplayReport {
   std::int64_t charge_rows = 0;        // rows written to the charge table
   std::int64_t settlements = 0;        // hourly settlements those rows stand for
   std::optional<Instant> clock;        // the replay clock afterwards
+
+  // How the database's page cache fared during the replay (SQLite's per-connection counters,
+  // SQLITE_DBSTATUS_CACHE_*): pages found in the cache, pages read because they were not,
+  // pages written, and of those the ones written early because the cache was full. They do
+  // not depend on how busy the machine is, so benchmarks compare them across log sizes and
+  // cache caps (docs/benchmarks.md).
+  struct PageCacheCounts {
+    std::int64_t hits = 0;
+    std::int64_t misses = 0;
+    std::int64_t writes = 0;
+    std::int64_t spills = 0;
+  } page_cache;
 };
 
 // Replays the logs (JSON Lines `.jsonl` or CSV `.csv`, by extension) in order, in one
