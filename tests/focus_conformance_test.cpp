@@ -262,3 +262,16 @@ TEST_CASE("FOCUS conformance: the checker fails broken rows", "[focus][conforman
     CHECK(rules.count("InvoiceId-C-007-C"));
   }
 }
+
+TEST_CASE("FOCUS conformance: UnitFormat's examples pass the unit check", "[focus][conformance]") {
+  // attributes/unit_format.md: the three formats, a quantity, an interval; and gpubill's units.
+  Broken b;
+  auto& usage = b.first("ChargeCategory", "Usage", "x_RowKind", "charge");
+  for (const char* unit : {"GB", "Seconds", "GB-Hours", "MB-Days", "GB/Hour", "PB/Day",
+                           "1000 Tokens", "1000 Characters", "Units/3 Months", "Requests/Day",
+                           "GPU-Hours", "3600 Mb", "Mb", "Instances", "Units", "Months"}) {
+    INFO(unit);
+    b.set(usage, "ConsumedUnit", unit);
+    CHECK(b.rules().empty());
+  }
+}
