@@ -553,7 +553,7 @@ std::set<std::string> all_rule_ids() {
       "ColumnHandling-A-010-M",
       "ColumnHandling-A-012-O",
       "ColumnHandling-A-013-O",
-      "ColumnHandling-A-014-gpubill",
+      "ColumnUnique-gpubill",
       "NullHandling-A-002-M",
       "StringHandling-A-001-M",
       "StringHandling-A-007-M",
@@ -634,9 +634,8 @@ const std::set<std::string>& FocusConformance::rule_ids() {
 FocusConformance::FocusConformance(std::vector<std::string> columns)
     : columns_(std::move(columns)) {
   for (std::size_t i = 0; i < columns_.size(); ++i) {
-    // ColumnHandling-A-014-gpubill: a column appears once (an index must be unambiguous).
-    if (!index_.emplace(columns_[i], i).second)
-      fail("ColumnHandling-A-014-gpubill", columns_[i], {});
+    // ColumnUnique-gpubill: a column appears once (an index must be unambiguous).
+    if (!index_.emplace(columns_[i], i).second) fail("ColumnUnique-gpubill", columns_[i], {});
   }
   for (const auto& [column, rule] : kPresent) {
     if (!index_.count(column)) fail(rule, column, {});

@@ -21,7 +21,7 @@
 namespace gpubill::testing {
 
 struct FocusViolation {
-  std::string rule;     // the validator's rule id, or "gpubill-…" for the issue's own rules
+  std::string rule;     // the validator's rule id, or "<What>-gpubill" for issue 12's own
   std::size_t row = 0;  // 0-based data row; SIZE_MAX for a dataset rule
   std::string column, value;
 };
