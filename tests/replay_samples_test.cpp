@@ -177,10 +177,11 @@ TEST_CASE("The tutorial's GN8 log gives the bill docs/tutorial.md shows",
   CHECK(doc["balances"][0]["closing"] == "5544.66");
   CHECK(doc["balances"][0]["reconciles"] == "yes");
 
-  // One FOCUS row per settlement hour and per order: 1 + 1 + 3 + 1.
+  // One FOCUS row per settlement hour and per order (1 + 1 + 3 + 1), a row for each of the two
+  // rounded partial hours' rounding, and the order amortised over its 31 days' 744 hours.
   r = cli("charges --account tutorial --format focus" + db);
   REQUIRE(r.status == 0);
-  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1 + 6);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1 + 6 + 2 + 744);
 
   // Every line re-derives from its price and policy rows.
   for (int id = 1; id <= 4; ++id) {

@@ -1,29 +1,61 @@
 // FinOps FOCUS 1.2 export of charge lines (the Cost and Usage dataset).
 //
-// One row per hourly charge line: runs are expanded (expand_hourly) so every settlement hour is
-// its own row. Every FOCUS 1.2 column is present, in the order of the specification's column
-// list (alphabetical, AvailabilityZone … Tags), followed by gpubill's custom x_ columns that
-// trace each row to its charge, price, policy and rounding.
+// Specification:
+// FinOps-Open-Cost-and-Usage-Spec/FOCUS_Spec@7296e3146fb931ee32b6496fa6e4200e7f4384f7 (tag v1.2),
+// specification/columns/*.md and specification/attributes/*.md; the rule ids cited in
+// tests/focus_conformance.cpp are those of finopsfoundation/focus_validator@240cea2
+// (focus_validator/rules/model-1.2.json). docs/bills.md has the mapping in full.
 //
-// Mapping (what gpubill's charge kinds become):
+// Rows (x_RowKind): one "charge" row per hourly charge line (runs are expanded, expand_hourly);
+// a "rounding" row beside a Usage or Purchase row the policy rounded; "amortisation" rows for
+// the hours a purchase covers. Every FOCUS 1.2 column is present, in the specification's
+// column order (AvailabilityZone … Tags), then gpubill's x_ columns.
+//
+// Mapping:
 //   settlement, minimum_charge      → ChargeCategory Usage, ChargeFrequency Usage-Based
-//   prepaid_order, renewal, upgrade → Purchase, One-Time
-//   auto_renewal                    → Purchase, Recurring
-//   refund                          → Purchase (negative costs), One-Time: FOCUS counts refunds
-//                                     of a purchase under Purchase ("including refunds"); a
-//                                     prepaid return is a new transaction, not a correction of a
-//                                     previously invoiced period, so ChargeClass stays null
-//   any other kind                  → Adjustment, One-Time
-// PricingCategory: payg → Standard, spot → Dynamic, prepaid → Standard, reserved_* → Committed.
+//   prepaid_order, renewal, upgrade → Purchase, One-Time; auto_renewal → Purchase, Recurring
+//   refund                          → Purchase with negative costs ("including refunds")
+//   sustained_use_discount          → Credit, Recurring; any other kind → Adjustment, One-Time
+//   the policy's rounding of a row  → Adjustment (same frequency), BilledCost = the rounding
+// PricingCategory: payg, prepaid → Standard; spot → Dynamic; reserved_* → Committed.
 //
-// Values: costs are exact decimal text in the billing currency ("7.55", "-120", no exponent, no
-// "+"): BilledCost = EffectiveCost = the billed amount (gpubill does not amortise prepaid
-// orders); ListCost = ContractedCost = the exact amount before the policy's rounding and before
-// a term discount. For a per-second settlement PricingUnit is Hours and PricingQuantity =
-// seconds / 3600 (exact for whole hours and most partial ones; otherwise rounded to 12
-// decimals), ConsumedUnit is Seconds and ConsumedQuantity the metered seconds. Date/times are
-// UTC, "YYYY-MM-DDTHH:mm:ssZ". BillingPeriodStart/End is the calendar month, in the provider's
-// billing time zone, in which the line's charge period starts. In CSV a null is an empty field.
+// Costs (exact decimal text in the billing currency, no exponent, no "+"):
+//   BilledCost of a charge row = the exact amount before rounding (x_ExactCost) when the line
+//   was rounded (the rounding row carries the difference, so the rows of a line add up to what
+//   was billed), else the billed amount.
+//   ListCost = ContractedCost = ListUnitPrice × PricingQuantity, exactly. A per-second meter at
+//   an hourly price keeps the price list's unit (PricingUnit Hours, GPU-Hours, GB-Hours,
+//   "3600 Mb" for an Mbps-hour) and PricingQuantity = seconds / 3600 rounded up to 12 minus
+//   the price's decimals (exact whenever the seconds are a multiple of 9, e.g. 0.5 for 1800 s),
+//   so ListCost is never below the exact amount. An order: list price × months, before a term
+//   discount. A minimum charge: 1 Instances × the amount. Anything else that is not
+//   price × quantity: 1 Units × the amount (−1 when negative).
+//   EffectiveCost = BilledCost, except for a purchase that covers a period ahead (prepaid
+//   orders, renewals, auto-renewals, upgrades, refunds of what remains): EffectiveCost 0 on the
+//   purchase, and one amortisation row (Usage, BilledCost 0) per hour slice of
+//   [ChargePeriodStart, ChargePeriodEnd) of the purchase, aligned to its start. Slice k gets
+//   C(t_{k+1}) − C(t_k) with C(t) = amount × t / span truncated toward zero to the cent (to the
+//   amount's last decimal when it is finer): the slices add up to the purchase exactly. Its
+//   PricingQuantity is spread the same way (so ListCost = ListUnitPrice × PricingQuantity on
+//   every slice). ConsumedQuantity of a slice = its seconds.
+// Billing period, invoice, correction: a Usage row is booked at its ChargePeriodStart; any other
+// row when its last input event happened, if later. BillingPeriodStart/End is the calendar
+// month, in the provider's billing time zone, of the booking; InvoiceId is
+// "<provider>/<account>/<YYYY-MM>" of that month. A row booked in a later month than its
+// ChargePeriodStart (a recycle-bin renewal paid on 3 March from a February expiry, and its
+// February slices) is ChargeClass "Correction"; every other row has ChargeClass null.
+// SKUs (stable across databases, accounts and price changes): SkuId =
+// "<provider>/<component>/<subject>" (subject: the price row's instance type, "gpu:<model>",
+// or disk or bandwidth kind); SkuPriceId = "<SkuId>/<region or ->/<mode>" (a minimum charge
+// adds "/minimum-per-lifetime"): the price row's identity without its effective date, which
+// FOCUS leaves out of a SKU price id (x_PriceEffectiveFrom has it). SkuPriceDetails is a JSON
+// object of what the SkuPriceId says (InstanceType or DiskType, x_ keys otherwise).
+// ResourceId is the instance (instance/component for disks and bandwidth); ResourceName null.
+// Date/times are UTC, "YYYY-MM-DDTHH:mm:ssZ". In CSV a null is an empty field.
+//
+// Order and memory: rows come in ChargePeriodStart order (then charge id, hour; a purchase's
+// slices after the lines that start with them); memory grows with the purchases running at a
+// time, not with their rows.
 #pragma once
 
 #include <functional>
@@ -49,9 +81,9 @@ struct FocusTable {
   std::vector<std::vector<std::optional<std::string>>> rows;  // nullopt = null
 };
 
-// FOCUS rows for `lines` (runs expanded to hours), in (ChargePeriodStart, charge id, hour)
-// order. Reads provider names, billing zones and region names from the catalog. Throws
-// StoreError on undecodable rows.
+// FOCUS rows for `lines` (runs expanded to hours, rounding and amortisation rows added), in the
+// order above. Reads provider names, billing zones, region names, price rows and event times
+// from the database. Throws StoreError on undecodable rows.
 FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines);
 
 using FocusRow = std::vector<std::optional<std::string>>;
