@@ -49,86 +49,105 @@ struct ChargesArgs {
   bool hourly = false;
 };
 
-Table charges_table(const std::vector<ChargeLine>& lines, bool full) {
-  Table t;
-  if (full) {
-    t.columns = {{"id", true},
-                 {"account"},
-                 {"instance"},
-                 {"provider"},
-                 {"region"},
-                 {"instance_type"},
-                 {"component"},
-                 {"kind"},
-                 {"mode"},
-                 {"period_start"},
-                 {"period_end"},
-                 {"repeat", true},
-                 {"run_index", true},
-                 {"quantity", true},
-                 {"unit"},
-                 {"unit_price", true},
-                 {"price_unit"},
-                 {"exact_amount", true},
-                 {"billed_amount", true},
-                 {"rounding", true},
-                 {"total_exact", true},
-                 {"total_billed", true},
-                 {"total_rounding", true},
-                 {"currency"},
-                 {"price_id", true},
-                 {"policy_id", true},
-                 {"discount_id", true},
-                 {"event_seqs"},
-                 {"note"}};
-    for (const auto& c : lines) {
-      t.add_row({std::to_string(c.id),
-                 c.account,
-                 c.instance,
-                 c.provider,
-                 c.region,
-                 c.instance_type,
-                 c.component,
-                 c.kind,
-                 c.mode,
-                 format_instant(c.period_start),
-                 format_instant(c.period_end),
-                 std::to_string(c.repeat),
-                 std::to_string(c.run_index),
-                 c.quantity.to_string(),
-                 c.unit,
-                 c.unit_price.to_string(),
-                 c.price_unit,
-                 c.exact_amount.to_string(),
-                 c.billed_amount.to_string(),
-                 c.rounding.to_string(),
-                 c.total_exact.to_string(),
-                 c.total_billed.to_string(),
-                 c.total_rounding().to_string(),
-                 c.currency.to_string(),
-                 opt_id(c.price_id),
-                 opt_id(c.policy_id),
-                 opt_id(c.discount_id),
-                 seqs_text(c.event_seqs),
-                 c.note});
-    }
-    return t;
+// Every field of a line (csv, json): the columns and the cells of one line.
+std::vector<Column> charge_columns() {
+  return {int_column("id"),
+          {"account"},
+          {"instance"},
+          {"provider"},
+          {"region"},
+          {"instance_type"},
+          {"component"},
+          {"kind"},
+          {"mode"},
+          {"period_start"},
+          {"period_end"},
+          int_column("repeat"),
+          int_column("run_index"),
+          {"quantity", true},
+          {"unit"},
+          {"unit_price", true},
+          {"price_unit"},
+          {"exact_amount", true},
+          {"billed_amount", true},
+          {"rounding", true},
+          {"total_exact", true},
+          {"total_billed", true},
+          {"total_rounding", true},
+          {"currency"},
+          int_column("price_id"),
+          int_column("policy_id"),
+          int_column("discount_id"),
+          {"event_seqs", false, 0, Kind::integer_list},
+          {"note"}};
+}
+
+// Assigning into the cells a row reuses their storage: an export writes millions of rows.
+class CellWriter {
+ public:
+  explicit CellWriter(std::vector<std::string>& cells, std::size_t n) : cells_(cells) {
+    cells_.resize(n);
   }
-  t.columns = {{"id", true},         {"instance"},     {"component"},      {"kind"},
-               {"start (UTC)"},      {"end (UTC)"},    {"hours", true},    {"quantity", true},
-               {"unit_price", true}, {"billed", true}, {"rounding", true}, {"currency"}};
-  for (const auto& c : lines) {
-    std::string id = std::to_string(c.id);
-    if (c.run_length > 1 && (c.repeat != c.run_length)) {
-      id += "#" + std::to_string(c.run_index);  // a part of a run
-    }
-    t.add_row({id, c.instance, c.component, c.kind, format_instant(c.period_start),
-               format_instant(c.period_end), std::to_string(c.repeat),
-               c.quantity.to_string() + " " + c.unit, c.unit_price.to_string() + "/" + c.price_unit,
-               c.total_billed.to_string(), signed_text(c.total_rounding()),
-               c.currency.to_string()});
+  CellWriter& operator<<(const std::string& v) {
+    cells_[i_++] = v;
+    return *this;
   }
-  return t;
+  CellWriter& operator<<(std::string&& v) {
+    cells_[i_++] = std::move(v);
+    return *this;
+  }
+
+ private:
+  std::vector<std::string>& cells_;
+  std::size_t i_ = 0;
+};
+
+void charge_cells(const ChargeLine& c, std::vector<std::string>& cells) {
+  CellWriter(cells, 29) << std::to_string(c.id) << c.account << c.instance << c.provider << c.region
+                        << c.instance_type << c.component << c.kind << c.mode
+                        << format_instant(c.period_start) << format_instant(c.period_end)
+                        << std::to_string(c.repeat) << std::to_string(c.run_index)
+                        << c.quantity.to_string() << c.unit << c.unit_price.to_string()
+                        << c.price_unit << c.exact_amount.to_string() << c.billed_amount.to_string()
+                        << c.rounding.to_string() << c.total_exact.to_string()
+                        << c.total_billed.to_string() << c.total_rounding().to_string()
+                        << c.currency.to_string() << opt_id(c.price_id) << opt_id(c.policy_id)
+                        << opt_id(c.discount_id) << seqs_text(c.event_seqs) << c.note;
+}
+
+// The text table's columns: a few fields, named as in CSV and JSON, some with their unit.
+std::vector<Column> charge_text_columns() {
+  return {{"id", true},
+          {"instance"},
+          {"component"},
+          {"kind"},
+          {"period_start"},
+          {"period_end"},
+          {"repeat", true},
+          {"quantity", true},
+          {"unit_price", true},
+          {"total_billed", true},
+          {"total_rounding", true},
+          {"currency"}};
+}
+
+void charge_text_cells(const ChargeLine& c, std::vector<std::string>& cells) {
+  std::string id = std::to_string(c.id);
+  if (c.run_length > 1 && (c.repeat != c.run_length)) {
+    id += "#" + std::to_string(c.run_index);  // a part of a run
+  }
+  cells = {id,
+           c.instance,
+           c.component,
+           c.kind,
+           format_instant(c.period_start),
+           format_instant(c.period_end),
+           std::to_string(c.repeat),
+           c.quantity.to_string() + " " + c.unit,
+           c.unit_price.to_string() + "/" + c.price_unit,
+           c.total_billed.to_string(),
+           signed_text(c.total_rounding()),
+           c.currency.to_string()};
 }
 
 int run_charges(const Globals& globals, const ChargesArgs& args) {
@@ -144,15 +163,27 @@ int run_charges(const Globals& globals, const ChargesArgs& args) {
   if (filter.from && filter.to && *filter.to < *filter.from) {
     throw InputError("command line", "", "--to", *args.to + " is before --from " + *args.from);
   }
-  auto lines = query_charges(db, filter);
   if (args.format == "focus") {
     // Streamed: an export of a month of many instances is millions of hourly rows.
-    write_focus_csv(std::cout, db, lines);
+    write_focus_csv(std::cout, db, query_charges(db, filter));
     return 0;
   }
-  if (args.hourly) lines = expand_hourly(lines);
   const Format format = parse_format(args.format);
-  write_table(std::cout, charges_table(lines, format != Format::table), format);
+  const bool text = format == Format::table;
+  Document doc(std::cout, format, Document::Shape::listing);
+  doc.begin_rows("rows", text ? charge_text_columns() : charge_columns());
+  std::vector<std::string> cells;
+  for_each_charge(db, filter, args.hourly ? ChargeDetail::hourly : ChargeDetail::lines,
+                  [&](const ChargeLine& line) {
+                    if (text) {
+                      charge_text_cells(line, cells);
+                    } else {
+                      charge_cells(line, cells);
+                    }
+                    doc.row(cells);
+                  });
+  doc.end_rows();
+  doc.finish();
   return 0;
 }
 
@@ -163,10 +194,15 @@ struct BillArgs {
   Format format = Format::table;
 };
 
-void add_totals(std::vector<std::string>& row, const Totals& t) {
+// Text shows the sign of a change ("+0.005"); CSV and JSON write plain decimals.
+std::string change_cell(Decimal d, Format format) {
+  return format == Format::table ? signed_text(d) : d.to_string();
+}
+
+void add_totals(std::vector<std::string>& row, const Totals& t, Format format) {
   row.push_back(std::to_string(t.settlements));
   row.push_back(t.exact.to_string());
-  row.push_back(signed_text(t.rounding));
+  row.push_back(change_cell(t.rounding, format));
   row.push_back(t.billed.to_string());
 }
 
@@ -180,81 +216,84 @@ int run_bill(const Globals& globals, const BillArgs& args) {
                                          flag_value("--zone", [&] { return Calendar(args.zone); }));
   const Calendar calendar(s.time_zone);
 
-  Table summary;
-  summary.key_value = true;
-  summary.columns = {{"field"}, {"value"}};
-  summary.add_row({"account", s.account});
-  summary.add_row({"month", args.month});
-  summary.add_row({"time_zone", s.time_zone});
-  summary.add_row({"period_start", format_instant(s.period_start) + " (" +
-                                       calendar.format_local(s.period_start) + ")"});
-  summary.add_row({"period_end", format_instant(s.period_end) + " (" +
-                                     calendar.format_local(s.period_end) + ")"});
-  for (const auto& t : s.totals) {
-    summary.add_row({"billed_" + t.currency.to_string(), t.totals.billed.to_string()});
-  }
+  Table summary = record_table();
+  summary.add_field("account", s.account);
+  summary.add_field("month", args.month);
+  summary.add_field("time_zone", s.time_zone);
+  summary.add_field("period_start", format_instant(s.period_start));
+  summary.add_field("period_end", format_instant(s.period_end));
+  summary.add_field("period_start_local", calendar.format_local(s.period_start));
+  summary.add_field("period_end_local", calendar.format_local(s.period_end));
 
-  const std::vector<Column> amounts = {
-      {"settlements", true}, {"exact", true}, {"rounding", true}, {"billed", true}};
-  Table components;
-  components.columns = {{"instance"}, {"component"}, {"provider"}, {"instance_type"}};
-  components.columns.insert(components.columns.end(), amounts.begin(), amounts.end());
-  components.columns.push_back({"currency"});
+  const auto with_amounts = [](std::vector<Column> first, bool currency_last) {
+    for (Column c : {int_column("settlements"), Column{"exact", true}, Column{"rounding", true},
+                     Column{"billed", true}}) {
+      first.push_back(std::move(c));
+    }
+    if (currency_last) first.push_back({"currency"});
+    return first;
+  };
+  std::vector<std::string> row;
+  const auto amounts_row = [&](std::vector<std::string> first, const Totals& t,
+                               const Currency* currency_last) -> const std::vector<std::string>& {
+    row = std::move(first);
+    add_totals(row, t, args.format);
+    if (currency_last) row.push_back(currency_last->to_string());
+    return row;
+  };
+
+  Document doc(std::cout, args.format, Document::Shape::sections);
+  doc.table("statement", summary);
+  // CSV has room for one table: the per-instance-and-component totals.
+  doc.begin_rows("charges_by_instance_and_component",
+                 with_amounts({{"instance"}, {"component"}, {"provider"}, {"instance_type"}}, true),
+                 /*in_csv=*/true);
   for (const auto& c : s.components) {
-    std::vector<std::string> row = {c.instance, c.component, c.provider, c.instance_type};
-    add_totals(row, c.totals);
-    row.push_back(c.currency.to_string());
-    components.add_row(std::move(row));
+    doc.row(
+        amounts_row({c.instance, c.component, c.provider, c.instance_type}, c.totals, &c.currency));
   }
+  doc.end_rows();
+  doc.begin_rows("charges_by_kind", with_amounts({{"kind"}}, true), false);
+  for (const auto& k : s.kinds) doc.row(amounts_row({k.kind}, k.totals, &k.currency));
+  doc.end_rows();
+  doc.begin_rows("totals", with_amounts({{"currency"}}, false), false);
+  for (const auto& t : s.totals) doc.row(amounts_row({t.currency.to_string()}, t.totals, nullptr));
+  doc.end_rows();
 
-  Table kinds;
-  kinds.columns = {{"kind"}};
-  kinds.columns.insert(kinds.columns.end(), amounts.begin(), amounts.end());
-  kinds.columns.push_back({"currency"});
-  for (const auto& k : s.kinds) {
-    std::vector<std::string> row = {k.kind};
-    add_totals(row, k.totals);
-    row.push_back(k.currency.to_string());
-    kinds.add_row(std::move(row));
-  }
-
-  Table totals;
-  totals.columns = {{"currency"}};
-  totals.columns.insert(totals.columns.end(), amounts.begin(), amounts.end());
-  for (const auto& t : s.totals) {
-    std::vector<std::string> row = {t.currency.to_string()};
-    add_totals(row, t.totals);
-    totals.add_row(std::move(row));
-  }
-
-  Table balances;
-  balances.columns = {{"currency"},      {"opening", true},   {"topups", true},
-                      {"refunds", true}, {"charges", true},   {"other", true},
-                      {"closing", true}, {"movements", true}, {"reconciles"}};
+  doc.begin_rows("balances",
+                 {{"currency"},
+                  {"opening", true},
+                  {"topups", true},
+                  {"refunds", true},
+                  {"charges", true},
+                  {"other", true},
+                  {"closing", true},
+                  int_column("movements"),
+                  bool_column("reconciles")},
+                 false);
   for (const auto& b : s.balances) {
-    balances.add_row({b.currency.to_string(), b.opening.to_string(), b.topups.to_string(),
-                      b.refunds.to_string(), b.charges.to_string(), b.other.to_string(),
-                      b.closing.to_string(), std::to_string(b.movements),
-                      b.reconciles ? "yes" : "NO"});
+    doc.row({b.currency.to_string(), b.opening.to_string(), b.topups.to_string(),
+             b.refunds.to_string(), b.charges.to_string(), b.other.to_string(),
+             b.closing.to_string(), std::to_string(b.movements), b.reconciles ? "yes" : "NO"});
   }
+  doc.end_rows();
 
-  Table movements;
-  movements.columns = {{"at (UTC)"}, {"kind"},         {"amount", true}, {"balance_after", true},
-                       {"currency"}, {"charge", true}, {"event", true}};
+  doc.begin_rows("balance_movements",
+                 {{"at"},
+                  {"kind"},
+                  {"amount", true},
+                  {"balance_after", true},
+                  {"currency"},
+                  int_column("charge_id"),
+                  int_column("event_seq")},
+                 false);
   for (const auto& m : s.movements) {
-    movements.add_row({format_instant(m.at), m.kind, signed_text(m.amount),
-                       m.balance_after.to_string(), m.currency.to_string(), opt_id(m.charge_id),
-                       opt_id(m.event_seq)});
+    doc.row({format_instant(m.at), m.kind, change_cell(m.amount, args.format),
+             m.balance_after.to_string(), m.currency.to_string(), opt_id(m.charge_id),
+             opt_id(m.event_seq)});
   }
-
-  write_sections(std::cout,
-                 {{"statement", summary},
-                  {"charges by instance and component", components},
-                  {"charges by kind", kinds},
-                  {"totals", totals},
-                  {"balances", balances},
-                  {"balance movements", movements}},
-                 args.format, "charges by instance and component");
+  doc.end_rows();
+  doc.finish();
   return 0;
 }
 
@@ -265,16 +304,9 @@ struct ExplainArgs {
   Format format = Format::table;
 };
 
-Table key_values(std::vector<std::pair<std::string, std::string>> rows) {
-  Table t;
-  t.key_value = true;
-  t.columns = {{"field"}, {"value"}};
-  for (auto& [k, v] : rows) t.add_row({std::move(k), std::move(v)});
-  return t;
-}
-
-std::string period_text(Instant from, const std::optional<Instant>& to) {
-  return format_instant(from) + " … " + (to ? format_instant(*to) : "open");
+// An open end (no effective_to) is empty: null in JSON.
+std::string optional_instant_text(const std::optional<Instant>& t) {
+  return t ? format_instant(*t) : "";
 }
 
 int run_explain(const Globals& globals, const ExplainArgs& args) {
@@ -282,60 +314,65 @@ int run_explain(const Globals& globals, const ExplainArgs& args) {
   const auto x = explain_charge(db, args.charge_id);
   const ChargeLine& c = x.line;
   std::vector<std::pair<std::string, Table>> sections;
-  sections.emplace_back(
-      "charge",
-      key_values({{"id", std::to_string(c.id)},
-                  {"account", c.account},
-                  {"instance", c.instance},
-                  {"provider", c.provider},
-                  {"region", c.region},
-                  {"instance_type", c.instance_type},
-                  {"component", c.component},
-                  {"kind", c.kind},
-                  {"mode", c.mode},
-                  {"period", format_instant(c.period_start) + " … " + format_instant(c.period_end)},
-                  {"repeat", std::to_string(c.repeat)},
-                  {"quantity", c.quantity.to_string() + " " + c.unit},
-                  {"unit_price",
-                   c.unit_price.to_string() + " " + c.currency.to_string() + "/" + c.price_unit},
-                  {"exact_amount", c.exact_amount.to_string()},
-                  {"billed_amount", c.billed_amount.to_string()},
-                  {"rounding", signed_text(c.rounding)},
-                  {"total_exact", c.total_exact.to_string()},
-                  {"total_billed", c.total_billed.to_string()},
-                  {"currency", c.currency.to_string()},
-                  {"note", c.note}}));
+  sections.emplace_back("charge", record_table({{"id", std::to_string(c.id), Kind::integer},
+                                                {"account", c.account},
+                                                {"instance", c.instance},
+                                                {"provider", c.provider},
+                                                {"region", c.region},
+                                                {"instance_type", c.instance_type},
+                                                {"component", c.component},
+                                                {"kind", c.kind},
+                                                {"mode", c.mode},
+                                                {"period_start", format_instant(c.period_start)},
+                                                {"period_end", format_instant(c.period_end)},
+                                                {"repeat", std::to_string(c.repeat), Kind::integer},
+                                                {"quantity", c.quantity.to_string()},
+                                                {"unit", c.unit},
+                                                {"unit_price", c.unit_price.to_string()},
+                                                {"price_unit", c.price_unit},
+                                                {"exact_amount", c.exact_amount.to_string()},
+                                                {"billed_amount", c.billed_amount.to_string()},
+                                                {"rounding", change_cell(c.rounding, args.format)},
+                                                {"total_exact", c.total_exact.to_string()},
+                                                {"total_billed", c.total_billed.to_string()},
+                                                {"currency", c.currency.to_string()},
+                                                {"note", c.note}}));
   if (x.price) {
     const auto& p = *x.price;
-    sections.emplace_back(
-        "price row",
-        key_values({{"table", p.table},
-                    {"id", std::to_string(p.id)},
-                    {"provider", p.provider},
-                    {"subject", p.subject},
-                    {"region", p.region.empty() ? "*" : p.region},
-                    {"mode", p.mode},
-                    {"amount", p.amount.to_string() + " " + p.currency.to_string() + "/" + p.unit},
-                    {"effective", period_text(p.effective_from, p.effective_to)},
-                    {"source", p.source},
-                    {"as_of", p.as_of}}));
+    sections.emplace_back("price row",
+                          record_table({{"table", p.table},
+                                        {"id", std::to_string(p.id), Kind::integer},
+                                        {"provider", p.provider},
+                                        {"subject", p.subject},
+                                        {"region", p.region.empty() ? "*" : p.region},
+                                        {"mode", p.mode},
+                                        {"amount", p.amount.to_string()},
+                                        {"currency", p.currency.to_string()},
+                                        {"unit", p.unit},
+                                        {"effective_from", format_instant(p.effective_from)},
+                                        {"effective_to", optional_instant_text(p.effective_to)},
+                                        {"source", p.source},
+                                        {"as_of", p.as_of}}));
   }
   if (x.policy) {
     const auto& p = *x.policy;
     sections.emplace_back(
         "policy row",
-        key_values(
-            {{"id", std::to_string(p.id)},
+        record_table(
+            {{"id", std::to_string(p.id), Kind::integer},
              {"provider", p.provider},
-             {"effective", period_text(p.effective_from, p.effective_to)},
-             {"metering_granularity_seconds", std::to_string(p.metering_granularity_seconds)},
+             {"effective_from", format_instant(p.effective_from)},
+             {"effective_to", optional_instant_text(p.effective_to)},
+             {"metering_granularity_seconds", std::to_string(p.metering_granularity_seconds),
+              Kind::integer},
              {"settlement_period", p.settlement_period},
              {"disk_settlement_period", p.disk_settlement_period.value_or(p.settlement_period)},
              {"bandwidth_settlement_period",
               p.bandwidth_settlement_period.value_or(p.settlement_period)},
              {"settlement_rounding", std::string(to_string(p.settlement_rounding))},
-             {"settlement_decimals", std::to_string(p.settlement_decimals)},
-             {"min_charge_seconds_per_run", std::to_string(p.min_charge_seconds_per_run)},
+             {"settlement_decimals", std::to_string(p.settlement_decimals), Kind::integer},
+             {"min_charge_seconds_per_run", std::to_string(p.min_charge_seconds_per_run),
+              Kind::integer},
              {"min_charge_per_lifetime",
               p.min_charge_per_lifetime ? p.min_charge_per_lifetime->to_string() : ""},
              {"source", p.source},
@@ -343,20 +380,21 @@ int run_explain(const Globals& globals, const ExplainArgs& args) {
   }
   if (x.discount) {
     const auto& d = *x.discount;
-    sections.emplace_back(
-        "discount row",
-        key_values({{"id", std::to_string(d.id)},
-                    {"provider", d.provider},
-                    {"family", d.family.empty() ? "*" : d.family},
-                    {"mode", d.mode},
-                    {"months", std::to_string(d.min_months) + "–" + std::to_string(d.max_months)},
-                    {"factor", d.factor.to_string()},
-                    {"effective", period_text(d.effective_from, d.effective_to)},
-                    {"source", d.source},
-                    {"as_of", d.as_of}}));
+    sections.emplace_back("discount row",
+                          record_table({{"id", std::to_string(d.id), Kind::integer},
+                                        {"provider", d.provider},
+                                        {"family", d.family.empty() ? "*" : d.family},
+                                        {"mode", d.mode},
+                                        {"min_months", std::to_string(d.min_months), Kind::integer},
+                                        {"max_months", std::to_string(d.max_months), Kind::integer},
+                                        {"factor", d.factor.to_string()},
+                                        {"effective_from", format_instant(d.effective_from)},
+                                        {"effective_to", optional_instant_text(d.effective_to)},
+                                        {"source", d.source},
+                                        {"as_of", d.as_of}}));
   }
   Table events;
-  events.columns = {{"seq", true}, {"time (UTC)"}, {"type"}, {"id"}, {"source"}, {"payload"}};
+  events.columns = {int_column("seq"), {"time"}, {"type"}, {"id"}, {"source"}, {"payload"}};
   for (const auto& e : x.events) {
     events.add_row({std::to_string(e.seq), format_instant(e.time), e.type, e.id,
                     e.source_file + ":" + std::to_string(e.source_line), e.payload});
@@ -366,17 +404,19 @@ int run_explain(const Globals& globals, const ExplainArgs& args) {
   arithmetic.columns = {{"step"}};
   for (const auto& step : x.arithmetic) arithmetic.add_row({step});
   sections.emplace_back("arithmetic", std::move(arithmetic));
-  std::vector<std::pair<std::string, std::string>> check = {
-      {"derivation", std::string(to_string(x.derivation)) +
-                         (x.superseded.empty() ? "" : " (with the price row it used)")},
-      {"consistent", x.consistent() ? "yes" : "NO"}};
-  for (std::size_t i = 0; i < x.superseded.size(); ++i) {
-    check.emplace_back("superseded " + std::to_string(i + 1), x.superseded[i]);
-  }
-  for (std::size_t i = 0; i < x.mismatches.size(); ++i) {
-    check.emplace_back("mismatch " + std::to_string(i + 1), x.mismatches[i]);
-  }
-  sections.emplace_back("check", key_values(std::move(check)));
+  Table check = record_table();
+  check.add_field("derivation", std::string(to_string(x.derivation)));
+  check.add_field("consistent", x.consistent() ? "yes" : "NO", Kind::boolean);
+  sections.emplace_back("check", std::move(check));
+  // The derivation holds for the price row the line used; these rows are in force now.
+  Table superseded;
+  superseded.columns = {{"price_row"}};
+  for (const auto& row : x.superseded) superseded.add_row({row});
+  sections.emplace_back("superseded", std::move(superseded));
+  Table mismatches;
+  mismatches.columns = {{"mismatch"}};
+  for (const auto& m : x.mismatches) mismatches.add_row({m});
+  sections.emplace_back("mismatches", std::move(mismatches));
   write_sections(std::cout, sections, args.format, "charge");
   return x.consistent() ? kExitOk : kExitMismatch;
 }
@@ -399,8 +439,8 @@ int run_rejects(const Globals& globals, const RejectsArgs& args) {
   const auto rows = query_rejects(db, filter);
   const bool full = args.format != Format::table;
   Table t;
-  t.columns = {{"id", true}, {"kind"},       {"source"}, {"account"},
-               {"event_id"}, {"time (UTC)"}, {"field"},  {"reason"}};
+  t.columns = {int_column("id"), {"kind"}, {"source"}, {"account"},
+               {"event_id"},     {"time"}, {"field"},  {"reason"}};
   if (full) t.columns.push_back({"raw"});
   for (const auto& r : rows) {
     std::vector<std::string> row = {std::to_string(r.id),

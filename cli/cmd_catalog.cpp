@@ -49,7 +49,8 @@ int run_gpus(const Globals& globals, Format format) {
            {"interconnect"},
            {"tdp_w", true},
            {"launch_price", true},
-           {"units_per_board", true}},
+           {"launch_price_currency"},
+           int_column("units_per_board")},
           {}};
   for (const auto& g : catalog.data().gpus) {
     std::string aliases;
@@ -57,7 +58,8 @@ int run_gpus(const Globals& globals, Format format) {
     t.add_row({g.id, aliases, g.vendor, g.architecture, opt_text(g.fp64_tflops),
                opt_text(g.fp32_tflops), opt_text(g.fp16_tensor_tflops), opt_text(g.int8_tops),
                opt_text(g.memory_gb), opt_text(g.memory_bandwidth_gbs), g.interconnect,
-               opt_text(g.tdp_w), g.launch_price ? g.launch_price->to_string() : "",
+               opt_text(g.tdp_w), g.launch_price ? g.launch_price->amount().to_string() : "",
+               g.launch_price ? g.launch_price->currency().to_string() : "",
                std::to_string(g.units_per_board)});
   }
   write_table(std::cout, t, format);
@@ -101,7 +103,7 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
            {"type"},
            {"gpu"},
            {"gpu_count", true},
-           {"vcpu", true},
+           int_column("vcpu"),
            {"ram_gb", true},
            {"mode"},
            {"price", true},
@@ -151,12 +153,6 @@ const InstanceType& find_type(const Catalog& catalog, const ShowArgs& args) {
                  "; choose one with --provider");
 }
 
-Table key_values(std::vector<std::pair<std::string, std::string>> pairs) {
-  Table t{{{"field"}, {"value"}}, {}, true};
-  for (auto& [k, v] : pairs) t.add_row({std::move(k), std::move(v)});
-  return t;
-}
-
 Table spec_table(const InstanceType& it) {
   std::string attachable;
   for (const auto& a : it.attachable) {
@@ -164,18 +160,18 @@ Table spec_table(const InstanceType& it) {
     for (int c : a.counts) counts += (counts.empty() ? "" : ",") + std::to_string(c);
     attachable += (attachable.empty() ? "" : "; ") + a.gpu + " \u00d7 " + counts;
   }
-  return key_values({{"provider", it.provider},
-                     {"id", it.id},
-                     {"family", it.family},
-                     {"gpu", it.gpu},
-                     {"gpu_count", it.gpu.empty() ? "" : it.gpu_count.to_string()},
-                     {"vcpu", opt_text(it.vcpu)},
-                     {"ram_gb", opt_text(it.ram_gb)},
-                     {"local_disk_gb", opt_text(it.local_disk_gb)},
-                     {"local_disk_kind", it.local_disk_kind},
-                     {"attachable_gpus", attachable},
-                     {"notes", it.notes},
-                     {"source", it.source}});
+  return record_table({{"provider", it.provider},
+                       {"id", it.id},
+                       {"family", it.family},
+                       {"gpu", it.gpu},
+                       {"gpu_count", it.gpu.empty() ? "" : it.gpu_count.to_string()},
+                       {"vcpu", opt_text(it.vcpu), Kind::integer},
+                       {"ram_gb", opt_text(it.ram_gb)},
+                       {"local_disk_gb", opt_text(it.local_disk_gb)},
+                       {"local_disk_kind", it.local_disk_kind},
+                       {"attachable_gpus", attachable},
+                       {"notes", it.notes},
+                       {"source", it.source}});
 }
 
 Table prices_table(const Catalog& catalog, const InstanceType& it) {
@@ -219,33 +215,34 @@ std::string hh_mm(std::chrono::minutes m) {
 }
 
 Table policy_table(const BillingPolicy* p) {
-  if (!p) return key_values({});
+  if (!p) return record_table({});
   const auto yes_no = [](bool b) { return std::string(b ? "yes" : "no"); };
-  return key_values(
+  return record_table(
       {{"effective_from", format_instant(p->period.from)},
        {"effective_to", period_end(p->period)},
-       {"metering_granularity_seconds", std::to_string(p->metering_granularity_seconds)},
+       {"metering_granularity_seconds", std::to_string(p->metering_granularity_seconds),
+        Kind::integer},
        {"settlement_period", std::string(to_string(p->settlement_period))},
        {"disk_settlement_period",
         std::string(to_string(p->settlement_period_of(MeteredResource::disk)))},
        {"bandwidth_settlement_period",
         std::string(to_string(p->settlement_period_of(MeteredResource::bandwidth)))},
        {"settlement_rounding", std::string(to_string(p->settlement_rounding))},
-       {"settlement_decimals", std::to_string(p->settlement_decimals)},
-       {"min_charge_seconds_per_run", std::to_string(p->min_charge_seconds_per_run)},
+       {"settlement_decimals", std::to_string(p->settlement_decimals), Kind::integer},
+       {"min_charge_seconds_per_run", std::to_string(p->min_charge_seconds_per_run), Kind::integer},
        {"min_charge_per_lifetime", opt_text(p->min_charge_per_lifetime)},
-       {"arrears_grace_hours", std::to_string(p->arrears_grace_hours)},
-       {"arrears_retention_hours", std::to_string(p->arrears_retention_hours)},
-       {"recycle_bin_days", std::to_string(p->recycle_bin_days)},
-       {"auto_renew_days_before", std::to_string(p->auto_renew_days_before)},
+       {"arrears_grace_hours", std::to_string(p->arrears_grace_hours), Kind::integer},
+       {"arrears_retention_hours", std::to_string(p->arrears_retention_hours), Kind::integer},
+       {"recycle_bin_days", std::to_string(p->recycle_bin_days), Kind::integer},
+       {"auto_renew_days_before", std::to_string(p->auto_renew_days_before), Kind::integer},
        {"auto_renew_local_time",
         p->auto_renew_local_time ? hh_mm(*p->auto_renew_local_time) : "at expiry"},
-       {"auto_renew_months", std::to_string(p->auto_renew_months)},
+       {"auto_renew_months", std::to_string(p->auto_renew_months), Kind::integer},
        {"auto_renew_retry_daily", yes_no(p->auto_renew_retry_daily)},
        {"prepaid_destroy_before_expiry", yes_no(p->prepaid_destroy_before_expiry)},
-       {"full_refund_days", std::to_string(p->full_refund_days)},
-       {"spot_max_run_hours", std::to_string(p->spot_max_run_hours)},
-       {"spot_protection_hours", std::to_string(p->spot_protection_hours)},
+       {"full_refund_days", std::to_string(p->full_refund_days), Kind::integer},
+       {"spot_max_run_hours", std::to_string(p->spot_max_run_hours), Kind::integer},
+       {"spot_protection_hours", std::to_string(p->spot_protection_hours), Kind::integer},
        {"no_reason_return_limit",
         p->no_reason_return_limit == 0
             ? std::string("no limit")

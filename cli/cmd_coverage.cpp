@@ -52,15 +52,16 @@ int run_coverage(const Globals& globals, const CoverageArgs& args) {
   filter.at = instant_flag("--at", args.at);
   const CoverageReport report = catalog_coverage(catalog, filter);
 
+  // The grouping column is "group" whichever --by: a header does not change with options.
   Table t{{{"provider"},
-           {args.by},
+           {"group"},
            {"mode"},
-           {"offers", true},
-           {"priced", true},
-           {"unknown", true},
-           {"not_on_sale", true},
-           {"regions", true},
-           {"priced_region_rows", true},
+           int_column("offers"),
+           int_column("priced"),
+           int_column("unknown"),
+           int_column("not_on_sale"),
+           int_column("regions"),
+           int_column("priced_region_rows"),
            {"first_from"},
            {"last_from"}},
           {}};

@@ -226,17 +226,20 @@ bool work_based(const ResolvedWorkload& w) {
   return w.duration == DurationKind::gpu_hours || w.duration == DurationKind::pflop;
 }
 
-Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format) {
+// The lines, or only `only` when given (quote --explain).
+Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format,
+                  const std::vector<const QuoteLine*>* only = nullptr) {
   const std::string cur = q.currency.to_string();
   const bool text = format == Format::table;
   Table t;
-  t.columns = {{"rank", true},
+  t.columns = {int_column("rank"),
                {"provider"},
                {"region"},
                {"instance_type"},
                {"gpus"},
                {"mode"},
-               {"total_" + cur, true},
+               {"total", true},
+               {"currency"},
                {"per_gpu_hour", true},
                {"break_even_h_per_month", true},
                {"as_of"},
@@ -249,7 +252,10 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
     t.columns.push_back({"per_fp16_tflop_hour"});
     t.columns.push_back({"id"});
   }
-  for (const auto& l : q.lines) {
+  std::vector<const QuoteLine*> all;
+  for (const auto& l : q.lines) all.push_back(&l);
+  for (const QuoteLine* line : only ? *only : all) {
+    const QuoteLine& l = *line;
     std::vector<std::string> row = {
         std::to_string(l.rank),
         l.provider,
@@ -258,6 +264,7 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
         gpus_cell(l),
         l.mode ? std::string(to_string(*l.mode)) : "-",
         l.priced ? money_cell(l.total) : "unknown",
+        cur,
         money_cell(l.per_gpu_hour, 4),
         l.break_even_hours_per_month ? l.break_even_hours_per_month->to_string(1) : "",
         l.as_of,
@@ -275,22 +282,22 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
   return t;
 }
 
-nlohmann::json money_json(const std::optional<Money>& m) {
+nlohmann::ordered_json money_json(const std::optional<Money>& m) {
   if (!m) return nullptr;
   return {{"amount", m->amount().to_string()}, {"currency", m->currency().to_string()}};
 }
 
-nlohmann::json part_json(const LinePart& p) {
+nlohmann::ordered_json part_json(const LinePart& p) {
   static const char* states[] = {"none", "included", "priced", "unpriced"};
   return {{"state", states[static_cast<int>(p.state)]},
           {"amount", money_json(p.native)},
           {"converted", money_json(p.converted)},
-          {"row_id", p.row ? nlohmann::json(p.row->id) : nlohmann::json(nullptr)},
+          {"row_id", p.row ? nlohmann::ordered_json(p.row->id) : nlohmann::ordered_json(nullptr)},
           {"detail", p.detail}};
 }
 
-nlohmann::json line_json(const QuoteLine& l) {
-  nlohmann::json j = {
+nlohmann::ordered_json line_json(const QuoteLine& l) {
+  nlohmann::ordered_json j = {
       {"rank", l.rank},
       {"id", l.id},
       {"offer_id", l.offer_id},
@@ -298,15 +305,16 @@ nlohmann::json line_json(const QuoteLine& l) {
       {"region", l.region},
       {"instance_type", l.instance_type},
       {"family", l.family},
-      {"gpu", l.gpu ? nlohmann::json(l.gpu->id) : nlohmann::json(nullptr)},
+      {"gpu", l.gpu ? nlohmann::ordered_json(l.gpu->id) : nlohmann::ordered_json(nullptr)},
       {"gpu_count", l.gpu_count.to_string()},
       {"attached_gpus", l.attached_gpus},
-      {"mode", l.mode ? nlohmann::json(std::string(to_string(*l.mode))) : nlohmann::json(nullptr)},
+      {"mode", l.mode ? nlohmann::ordered_json(std::string(to_string(*l.mode)))
+                      : nlohmann::ordered_json(nullptr)},
       {"interruptible", l.interruptible},
       {"priced", l.priced},
-      {"as_of", l.price_row ? nlohmann::json(l.as_of) : nlohmann::json(nullptr)},
-      {"source_tag", l.price_row ? nlohmann::json(std::string(to_string(l.source_tag)))
-                                 : nlohmann::json(nullptr)},
+      {"as_of", l.price_row ? nlohmann::ordered_json(l.as_of) : nlohmann::ordered_json(nullptr)},
+      {"source_tag", l.price_row ? nlohmann::ordered_json(std::string(to_string(l.source_tag)))
+                                 : nlohmann::ordered_json(nullptr)},
   };
   if (!l.priced) {
     j["unknown_reason"] = l.unknown_reason;
@@ -314,26 +322,26 @@ nlohmann::json line_json(const QuoteLine& l) {
     return j;
   }
   j["price_row_id"] = l.price_row->id;
-  j["gpu_price_row_id"] =
-      l.gpu_price_row ? nlohmann::json(l.gpu_price_row->id) : nlohmann::json(nullptr);
+  j["gpu_price_row_id"] = l.gpu_price_row ? nlohmann::ordered_json(l.gpu_price_row->id)
+                                          : nlohmann::ordered_json(nullptr);
   j["unit_price"] = money_json(l.unit_price);
   j["policy_id"] = l.policy->id;
   j["usage"] = {{"run_seconds", l.run_seconds},
                 {"runs", l.runs},
                 {"busy_seconds", l.busy_seconds},
                 {"span_seconds", l.span_seconds},
-                {"finish_seconds",
-                 l.finish_seconds ? nlohmann::json(*l.finish_seconds) : nlohmann::json(nullptr)}};
+                {"finish_seconds", l.finish_seconds ? nlohmann::ordered_json(*l.finish_seconds)
+                                                    : nlohmann::ordered_json(nullptr)}};
   if (l.plan) {
-    nlohmann::json orders = nlohmann::json::array();
+    nlohmann::ordered_json orders = nlohmann::ordered_json::array();
     for (const auto& planned : l.plan->orders) {
       const rules::PrepaidOrder& o = planned.order;
       orders.push_back({{"months", o.months},
                         {"count", planned.count},
                         {"list", o.list.amount().to_string()},
                         {"factor", o.factor.to_string()},
-                        {"discount_row_id",
-                         o.discount ? nlohmann::json(o.discount->id) : nlohmann::json(nullptr)},
+                        {"discount_row_id", o.discount ? nlohmann::ordered_json(o.discount->id)
+                                                       : nlohmann::ordered_json(nullptr)},
                         {"charged", o.charged.amount().to_string()}});
     }
     j["prepaid"] = {{"months_needed", l.months_needed},
@@ -354,31 +362,32 @@ nlohmann::json line_json(const QuoteLine& l) {
   }
   j["compute"] = money_json(l.compute);
   j["compute_converted"] = money_json(l.compute_converted);
-  j["fx"] = l.fx ? nlohmann::json{{"row_id", l.fx->id},
-                                  {"day", format_day(l.fx->day)},
-                                  {"from", l.fx->from.to_string()},
-                                  {"to", l.fx->to.to_string()},
-                                  {"rate", l.fx->rate.to_string()},
-                                  {"inverted", l.fx->inverted},
-                                  {"source", l.fx->source}}
-                 : nlohmann::json(nullptr);
+  j["fx"] = l.fx ? nlohmann::ordered_json{{"row_id", l.fx->id},
+                                          {"day", format_day(l.fx->day)},
+                                          {"from", l.fx->from.to_string()},
+                                          {"to", l.fx->to.to_string()},
+                                          {"rate", l.fx->rate.to_string()},
+                                          {"inverted", l.fx->inverted},
+                                          {"source", l.fx->source}}
+                 : nlohmann::ordered_json(nullptr);
   j["storage"] = part_json(l.storage);
   j["network"] = part_json(l.network);
   j["total"] = money_json(l.total);
   j["per_gpu_hour"] = money_json(l.per_gpu_hour);
   j["per_fp32_tflop_hour"] = money_json(l.per_fp32_tflop_hour);
   j["per_fp16_tflop_hour"] = money_json(l.per_fp16_tflop_hour);
-  j["break_even_hours_per_month"] = l.break_even_hours_per_month
-                                        ? nlohmann::json(l.break_even_hours_per_month->to_string())
-                                        : nlohmann::json(nullptr);
+  j["break_even_hours_per_month"] =
+      l.break_even_hours_per_month
+          ? nlohmann::ordered_json(l.break_even_hours_per_month->to_string())
+          : nlohmann::ordered_json(nullptr);
   j["notes"] = l.notes;
   return j;
 }
 
-nlohmann::json exclusions_json(const QuoteResult& q) {
-  nlohmann::json out = nlohmann::json::array();
+nlohmann::ordered_json exclusions_json(const QuoteResult& q) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& f : q.exclusions) {
-    nlohmann::json reasons = nlohmann::json::array();
+    nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
     for (const auto& r : f.reasons) {
       reasons.push_back({{"reason", r.reason}, {"offers", r.offers}, {"example", r.example}});
     }
@@ -455,18 +464,35 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
   const QuoteResult q = engine.quote(w, options);
 
   if (!explain.empty()) {
-    for (const QuoteLine* l : flag_value("--explain", [&] { return find_lines(q, explain); }))
-      std::cout << explain_line(q, *l) << "\n";
+    const auto lines = flag_value("--explain", [&] { return find_lines(q, explain); });
+    if (format == Format::csv) {
+      write_table(std::cout, lines_table(q, w, format, &lines), format);
+    } else if (format == Format::json) {
+      nlohmann::ordered_json j = {{"explain", explain}, {"lines", nlohmann::ordered_json::array()}};
+      for (const QuoteLine* l : lines) {
+        nlohmann::ordered_json line = line_json(*l);
+        line["explanation"] = explain_line(q, *l);
+        j["lines"].push_back(std::move(line));
+      }
+      std::cout << json_text(with_schema_version(j)) << "\n";
+    } else {
+      for (const QuoteLine* l : lines) std::cout << explain_line(q, *l) << "\n";
+    }
     return 0;
   }
   if (format == Format::json) {
-    nlohmann::json j = {{"workload", describe(w)},          {"currency", q.currency.to_string()},
-                        {"at", format_instant(q.at)},       {"assumptions", q.assumptions},
-                        {"offers_total", q.offers_total},   {"offers_fitting", q.offers_fitting},
-                        {"lines_priced", q.lines_priced},   {"lines_unknown", q.lines_unknown},
-                        {"lines", nlohmann::json::array()}, {"exclusions", exclusions_json(q)}};
+    nlohmann::ordered_json j = {{"workload", describe(w)},
+                                {"currency", q.currency.to_string()},
+                                {"at", format_instant(q.at)},
+                                {"assumptions", q.assumptions},
+                                {"offers_total", q.offers_total},
+                                {"offers_fitting", q.offers_fitting},
+                                {"lines_priced", q.lines_priced},
+                                {"lines_unknown", q.lines_unknown},
+                                {"lines", nlohmann::ordered_json::array()},
+                                {"exclusions", exclusions_json(q)}};
     for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
-    std::cout << json_text(j) << "\n";
+    std::cout << json_text(with_schema_version(j)) << "\n";
     return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
   }
   if (format == Format::csv) {
@@ -531,7 +557,8 @@ int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) 
                     {"local_ssd_gb", true},
                     {"nvlink"},
                     {"meets_advice"},
-                    {"cheapest_" + w.currency.to_string(), true},
+                    {"cheapest", true},
+                    {"currency"},
                     {"mode"}};
   auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
   for (const auto& a : advice.offers) {
@@ -541,12 +568,12 @@ int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) 
          a.gpu_memory_gb ? a.gpu_memory_gb->to_string() : "?", a.ram_gb ? yes(a.ram_ok) : "unknown",
          a.local_ssd_gb ? std::to_string(*a.local_ssd_gb) : "", yes(a.nvlink), yes(a.meets_all),
          a.cheapest ? a.cheapest->amount().round(2, RoundingMode::half_up).to_string(2) : "unknown",
-         a.cheapest_mode});
+         w.currency.to_string(), a.cheapest_mode});
   }
   if (format == Format::json) {
-    nlohmann::json j = {{"workload", describe(w)},
-                        {"items", nlohmann::json::array()},
-                        {"offers", nlohmann::json::array()}};
+    nlohmann::ordered_json j = {{"workload", describe(w)},
+                                {"items", nlohmann::ordered_json::array()},
+                                {"offers", nlohmann::ordered_json::array()}};
     for (const auto& i : advice.items) {
       j["items"].push_back({{"topic", i.topic},
                             {"advice", i.advice},
@@ -555,11 +582,11 @@ int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) 
                             {"offers_checked", i.offers_checked}});
     }
     for (const auto& row : offers.rows) {
-      nlohmann::json o;
+      nlohmann::ordered_json o;
       for (std::size_t c = 0; c < offers.columns.size(); ++c) o[offers.columns[c].name] = row[c];
       j["offers"].push_back(o);
     }
-    std::cout << json_text(j) << "\n";
+    std::cout << json_text(with_schema_version(j)) << "\n";
     return 0;
   }
   if (format == Format::csv) {

@@ -52,17 +52,16 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
   options.allow_long_settlement = args.guards.allow_long_settlement;
   options.page_cache_kib = args.cache_mib * 1024;
   const ReplayReport r = replay_logs(db, args.logs, options);
-  Table t;
-  t.key_value = true;
-  t.columns = {{"field"}, {"value", true}};
-  t.add_row({"events_read", std::to_string(r.events_read)});
-  t.add_row({"applied", std::to_string(r.applied)});
-  t.add_row({"duplicates", std::to_string(r.duplicates)});
-  t.add_row({"rejected", std::to_string(r.rejected)});
-  t.add_row({"malformed_skipped", std::to_string(r.malformed_skipped)});
-  t.add_row({"charge_rows", std::to_string(r.charge_rows)});
-  t.add_row({"settlements", std::to_string(r.settlements)});
-  t.add_row({"clock", r.clock ? format_instant(*r.clock) : ""});
+  constexpr Kind count = Kind::integer;
+  Table t = record_table({{"events_read", std::to_string(r.events_read), count},
+                          {"applied", std::to_string(r.applied), count},
+                          {"duplicates", std::to_string(r.duplicates), count},
+                          {"rejected", std::to_string(r.rejected), count},
+                          {"malformed_skipped", std::to_string(r.malformed_skipped), count},
+                          {"charge_rows", std::to_string(r.charge_rows), count},
+                          {"settlements", std::to_string(r.settlements), count},
+                          {"clock", r.clock ? format_instant(*r.clock) : ""}});
+  t.columns[1].right_align = true;
   write_table(std::cout, t, args.format);
   const std::int64_t refused = r.rejected + r.malformed_skipped;
   if (args.format == Format::table && refused > 0) {
@@ -98,20 +97,17 @@ RebuildOptions rebuild_options(const RebuildArgs& args) {
 }
 
 int print_rebuild(const RebuildReport& r, Format format) {
-  Table t;
-  t.key_value = true;
-  t.columns = {{"field"}, {"value", true}};
-  std::string accounts;
-  for (const auto& a : r.accounts) accounts += (accounts.empty() ? "" : " ") + a;
-  t.add_row({"accounts", accounts});
-  t.add_row({"events_reapplied", std::to_string(r.replay.events_read)});
-  t.add_row({"applied", std::to_string(r.replay.applied)});
-  t.add_row({"rejected", std::to_string(r.replay.rejected)});
-  t.add_row({"void_events", std::to_string(r.void_events)});
-  t.add_row({"charge_rows", std::to_string(r.replay.charge_rows)});
-  t.add_row({"settlements", std::to_string(r.replay.settlements)});
-  t.add_row({"clock_before", r.clock_before ? format_instant(*r.clock_before) : ""});
-  t.add_row({"clock", r.replay.clock ? format_instant(*r.replay.clock) : ""});
+  constexpr Kind count = Kind::integer;
+  Table t = record_table({{"accounts", join(r.accounts, " ")},
+                          {"events_reapplied", std::to_string(r.replay.events_read), count},
+                          {"applied", std::to_string(r.replay.applied), count},
+                          {"rejected", std::to_string(r.replay.rejected), count},
+                          {"void_events", std::to_string(r.void_events), count},
+                          {"charge_rows", std::to_string(r.replay.charge_rows), count},
+                          {"settlements", std::to_string(r.replay.settlements), count},
+                          {"clock_before", r.clock_before ? format_instant(*r.clock_before) : ""},
+                          {"clock", r.replay.clock ? format_instant(*r.replay.clock) : ""}});
+  t.columns[1].right_align = true;
   write_table(std::cout, t, format);
   return 0;
 }
@@ -131,13 +127,15 @@ int run_instances(const Globals& globals, const InstancesArgs& args) {
   }
   if (!args.instance.empty()) filter.instance = args.instance;
   filter.current = args.current;
-  Table t;
-  t.columns = {{"account"}, {"instance"}, {"at"}, {"state"}, {"reason"}, {"event_seq", true}};
-  for (const auto& r : query_instance_states(db, filter)) {
-    t.add_row({r.account, r.instance, format_instant(r.at), r.state, r.reason,
-               r.event_seq ? std::to_string(*r.event_seq) : ""});
-  }
-  write_table(std::cout, t, args.format);
+  Document doc(std::cout, args.format, Document::Shape::listing);
+  doc.begin_rows(
+      "rows", {{"account"}, {"instance"}, {"at"}, {"state"}, {"reason"}, int_column("event_seq")});
+  for_each_instance_state(db, filter, [&](const InstanceStateRow& r) {
+    doc.row({r.account, r.instance, format_instant(r.at), r.state, r.reason,
+             r.event_seq ? std::to_string(*r.event_seq) : ""});
+  });
+  doc.end_rows();
+  doc.finish();
   return 0;
 }
 

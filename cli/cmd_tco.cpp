@@ -488,7 +488,7 @@ int run_tco(const Globals& globals, const TcoArgs& args) {
               << format_day(r.inputs.date) << "\n";
   }
   if (args.format == Format::json) {
-    std::cout << json_text(result_json(r)) << "\n";
+    std::cout << json_text(with_schema_version(result_json(r))) << "\n";
     return status;
   }
   const Fmt f{args.format != Format::table};

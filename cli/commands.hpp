@@ -20,6 +20,8 @@ enum class Access { read, write };
 // Options every subcommand shares. `--db` is accepted before or after the subcommand.
 struct Globals {
   std::optional<std::string> db_path;
+  // --wide: text tables show every cell whole instead of fitting the terminal's width.
+  bool wide = false;
   // Opens the database: --db, else GPUBILL_DB, else the default path. A command that only
   // reads opens it read-only and refuses a missing file that --db or GPUBILL_DB names (a typo
   // would otherwise start an empty database; `gpubill init` creates one); the default database
@@ -82,7 +84,7 @@ inline constexpr int kExitMismatch = 3;        // explain could not re-derive a 
 inline constexpr int kExitNothingMatched = 4;  // no offer fits, nothing to rent
 inline constexpr int kExitInternal = 70;       // a bug: please report it
 
-// Adds --db to a subcommand (so it is accepted after the subcommand too).
+// Adds --db and --wide to a subcommand (so they are accepted after the subcommand too).
 void add_db_option(CLI::App& sub, Globals& globals);
 
 }  // namespace gpubill::cli

@@ -8,12 +8,16 @@
 
 #include "commands.hpp"
 #include "gpubill/errors.hpp"
+#include "output.hpp"
 
 namespace gpubill::cli {
 
 void add_db_option(CLI::App& sub, Globals& globals) {
   sub.add_option("--db", globals.db_path,
                  "Database file (default: $GPUBILL_DB, else ~/.local/share/gpubill/gpubill.db)");
+  sub.add_flag("--wide", globals.wide,
+               "Text tables: show every cell whole (on a terminal, long cells are cut to fit its "
+               "width)");
 }
 
 }  // namespace gpubill::cli
@@ -47,6 +51,7 @@ int main(int argc, char** argv) {
               << "\nRun with --help for the commands and their flags.\n";
     return cli::kExitUsage;
   }
+  cli::set_text_layout(cli::terminal_layout(globals.wide));
   try {
     return action ? action() : cli::kExitOk;
   } catch (const gpubill::Error& e) {

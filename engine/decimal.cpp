@@ -33,12 +33,17 @@ int128_t checked_mul(int128_t a, int128_t b) {
 
 std::string integer_text(int128_t v) {  // v >= 0
   if (v == 0) return "0";
-  std::string s;
-  while (v > 0) {
-    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  char buf[40];
+  char* p = buf + sizeof buf;
+  // 128-bit divisions only while the value needs them: exports print millions of amounts.
+  while (v > INT64_MAX) {
+    *--p = static_cast<char>('0' + static_cast<int>(v % 10));
     v /= 10;
   }
-  return s;
+  for (auto u = static_cast<std::uint64_t>(v); u > 0; u /= 10) {
+    *--p = static_cast<char>('0' + static_cast<int>(u % 10));
+  }
+  return std::string(p, static_cast<std::size_t>(buf + sizeof buf - p));
 }
 
 // Rounds the non-negative quotient q with remainder r of a division by d (0 <= r < d).

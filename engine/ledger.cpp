@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "charge_merge.hpp"
 #include "gpubill/errors.hpp"
 #include "ledger_rows.hpp"
 #include "store.hpp"
@@ -155,18 +156,15 @@ std::string_view price_table_for(std::string_view component) noexcept {
   return "price";
 }
 
-}  // namespace ledger_rows
-
-using namespace ledger_rows;
-
 namespace {
-
 constexpr std::int64_t kHour = 3600;
 
 // ceil(n / d) for d > 0.
 std::int64_t ceil_div(std::int64_t n, std::int64_t d) {
   return n >= 0 ? (n + d - 1) / d : -((-n) / d);
 }
+
+}  // namespace
 
 void check_run_shape(const ChargeLine& line) {
   if (line.repeat <= 1) return;
@@ -190,25 +188,34 @@ void check_totals(const ChargeLine& line) {
   }
 }
 
-// The settlements [k0, k1) of `line` as a line of their own.
-ChargeLine part_of(const ChargeLine& line, std::int64_t k0, std::int64_t k1) {
-  ChargeLine part = line;
+void assign_part(ChargeLine& part, const ChargeLine& line, std::int64_t k0, std::int64_t k1) {
+  if (&part != &line) part = line;
   const std::int64_t length = line.settlement_seconds();
-  part.period_start = line.settlement_start(k0);
+  const Instant start = line.settlement_start(k0);
   part.period_end = line.settlement_start(k1 - 1) + std::chrono::seconds{length};
+  part.period_start = start;
   part.repeat = k1 - k0;
   part.run_index = line.run_index + k0;
   part.total_exact = line.exact_amount * part.repeat;
   part.total_billed = line.billed_amount * part.repeat;
+}
+
+ChargeLine part_of(const ChargeLine& line, std::int64_t k0, std::int64_t k1) {
+  ChargeLine part;
+  assign_part(part, line, k0, k1);
   return part;
 }
 
-// Lines by start, then by what they charge, so that a log replayed whole or in parts (which
-// writes the same rows in another id order) lists them in the same order; the id last.
 bool line_order(const ChargeLine& a, const ChargeLine& b) {
   return std::tie(a.period_start, a.account, a.instance, a.component, a.kind, a.id, a.run_index) <
          std::tie(b.period_start, b.account, b.instance, b.component, b.kind, b.id, b.run_index);
 }
+
+}  // namespace ledger_rows
+
+using namespace ledger_rows;
+
+namespace {
 
 template <typename F>
 auto store_call(const char* what, F&& f) -> decltype(f()) {
@@ -269,61 +276,21 @@ std::vector<ChargeLine> expand_hourly(const std::vector<ChargeLine>& lines) {
 
 void for_each_hourly(const std::vector<ChargeLine>& lines,
                      const std::function<void(const ChargeLine&)>& fn) {
-  // A merge of the runs' hours: the lines in line_order, and a heap of the next hour of every
-  // run already started. The hourly lines come out in line_order too.
   std::vector<std::size_t> order(lines.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return line_order(lines[a], lines[b]); });
-  struct Cursor {
-    Instant start;
-    std::int64_t run_index;
-    std::size_t rank;  // position in `order`
-    std::int64_t k;    // the settlement of lines[order[rank]] to emit next
-  };
-  // line_order of the hourly lines the cursors stand for.
-  const auto later = [&](const Cursor& a, const Cursor& b) {
-    if (a.start != b.start) return a.start > b.start;
-    const ChargeLine& x = lines[order[a.rank]];
-    const ChargeLine& y = lines[order[b.rank]];
-    return std::tie(x.account, x.instance, x.component, x.kind, x.id, a.run_index, a.rank) >
-           std::tie(y.account, y.instance, y.component, y.kind, y.id, b.run_index, b.rank);
-  };
-  std::vector<Cursor> heap;
-  const auto cursor_of = [&](std::size_t rank, std::int64_t k) {
-    const ChargeLine& l = lines[order[rank]];
-    return Cursor{l.settlement_start(k), l.run_index + k, rank, k};
-  };
-  std::size_t next = 0;
-  while (next < order.size() || !heap.empty()) {
-    if (next < order.size() && (heap.empty() || !later(cursor_of(next, 0), heap.front()))) {
-      const ChargeLine& line = lines[order[next]];
-      if (line.repeat <= 1) {
-        fn(line);
-      } else {
-        check_run_shape(line);
-        check_totals(line);
-        fn(part_of(line, 0, 1));
-        heap.push_back(cursor_of(next, 1));
-        std::push_heap(heap.begin(), heap.end(), later);
-      }
-      ++next;
-      continue;
-    }
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const Cursor c = heap.back();
-    heap.pop_back();
-    const ChargeLine& line = lines[order[c.rank]];
-    fn(part_of(line, c.k, c.k + 1));
-    if (c.k + 1 < line.repeat) {
-      heap.push_back(cursor_of(c.rank, c.k + 1));
-      std::push_heap(heap.begin(), heap.end(), later);
-    }
+  ChargeMerge merge(/*hourly=*/true, fn);
+  for (const std::size_t i : order) {
+    merge.release_before(lines[i].period_start);
+    merge.push(lines[i]);
   }
+  merge.finish();
 }
 
-std::vector<ChargeLine> query_charges(Database& db, const ChargeFilter& filter) {
-  return store_call("reading charges", [&] {
+void for_each_charge(Database& db, const ChargeFilter& filter, ChargeDetail detail,
+                     const std::function<void(const ChargeLine&)>& fn) {
+  store_call("reading charges", [&] {
     std::string sql = std::string("SELECT ") + kChargeColumns + " FROM charge WHERE 1";
     if (filter.account) sql += " AND account = :account";
     if (filter.instance) sql += " AND instance = :instance";
@@ -339,22 +306,28 @@ std::vector<ChargeLine> query_charges(Database& db, const ChargeFilter& filter) 
     if (filter.to) q.bind(":to", static_cast<int64_t>(unix_of(*filter.to)));
     const Instant from = filter.from.value_or(Instant::min());
     const Instant to = filter.to.value_or(Instant::max());
-    std::vector<ChargeLine> out;
-    bool resort = false;
+    const bool cut = filter.from || filter.to;
+    // Rows come by stored start; a cut run starts later, and a run's hours later still: the
+    // merge holds them until no row still to come can start before them.
+    ChargeMerge merge(detail == ChargeDetail::hourly, fn);
     while (q.executeStep()) {
       ChargeLine line = read_charge(q);
-      if (!filter.from && !filter.to) {
-        out.push_back(std::move(line));
+      merge.release_before(line.period_start);
+      if (!cut) {
+        merge.push(std::move(line));
         continue;
       }
-      auto part = slice_line(line, from, to);
-      if (!part) continue;
-      resort = resort || part->period_start != line.period_start;
-      out.push_back(std::move(*part));
+      if (auto part = slice_line(line, from, to)) merge.push(std::move(*part));
     }
-    if (resort) std::stable_sort(out.begin(), out.end(), line_order);
-    return out;
+    merge.finish();
   });
+}
+
+std::vector<ChargeLine> query_charges(Database& db, const ChargeFilter& filter) {
+  std::vector<ChargeLine> out;
+  for_each_charge(db, filter, ChargeDetail::lines,
+                  [&](const ChargeLine& line) { out.push_back(line); });
+  return out;
 }
 
 std::optional<ChargeLine> find_charge(Database& db, std::int64_t charge_id) {

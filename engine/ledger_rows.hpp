@@ -51,4 +51,18 @@ std::string_view unit_prefix(std::string_view unit) noexcept;
 // system_disk / data_disk → "disk_price", bandwidth → "bandwidth_price".
 std::string_view price_table_for(std::string_view component) noexcept;
 
+// ---- Runs (the rule on ChargeLine) ----
+
+// Throws StoreError when a run's span does not fit the run rule.
+void check_run_shape(const ChargeLine& line);
+// Throws StoreError when the totals are not the per-settlement amounts × repeat.
+void check_totals(const ChargeLine& line);
+// The settlements [k0, k1) of `line` as a line of their own (0 <= k0 < k1 <= line.repeat).
+ChargeLine part_of(const ChargeLine& line, std::int64_t k0, std::int64_t k1);
+// The same into `part`, reusing its strings' storage (for a loop over many hours).
+void assign_part(ChargeLine& part, const ChargeLine& line, std::int64_t k0, std::int64_t k1);
+// Lines by start, then by what they charge, so that a log replayed whole or in parts (which
+// writes the same rows in another id order) lists them in the same order; the id last.
+bool line_order(const ChargeLine& a, const ChargeLine& b);
+
 }  // namespace gpubill::ledger_rows

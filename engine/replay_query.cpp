@@ -5,8 +5,8 @@
 
 namespace gpubill {
 
-std::vector<InstanceStateRow> query_instance_states(Database& db,
-                                                    const InstanceStateFilter& filter) {
+void for_each_instance_state(Database& db, const InstanceStateFilter& filter,
+                             const std::function<void(const InstanceStateRow&)>& fn) {
   std::string sql =
       "SELECT s.id, s.account, s.instance, s.at, s.state, s.reason, s.event_seq FROM "
       "instance_state s WHERE (?1 IS NULL OR s.account = ?1) AND (?2 IS NULL OR s.instance = ?2)";
@@ -28,22 +28,29 @@ std::vector<InstanceStateRow> query_instance_states(Database& db,
     } else {
       q.bind(2);
     }
-    std::vector<InstanceStateRow> out;
+    InstanceStateRow r;
     while (q.executeStep()) {
-      InstanceStateRow r;
       r.id = q.getColumn(0).getInt64();
       r.account = q.getColumn(1).getString();
       r.instance = q.getColumn(2).getString();
       r.at = Instant{std::chrono::seconds{q.getColumn(3).getInt64()}};
       r.state = q.getColumn(4).getString();
       r.reason = q.getColumn(5).getString();
-      if (!q.getColumn(6).isNull()) r.event_seq = q.getColumn(6).getInt64();
-      out.push_back(std::move(r));
+      r.event_seq = q.getColumn(6).isNull()
+                        ? std::nullopt
+                        : std::optional<std::int64_t>(q.getColumn(6).getInt64());
+      fn(r);
     }
-    return out;
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the instance state history: ") + e.what());
   }
+}
+
+std::vector<InstanceStateRow> query_instance_states(Database& db,
+                                                    const InstanceStateFilter& filter) {
+  std::vector<InstanceStateRow> out;
+  for_each_instance_state(db, filter, [&](const InstanceStateRow& r) { out.push_back(r); });
+  return out;
 }
 
 }  // namespace gpubill

@@ -1,5 +1,7 @@
 #include "gpubill/time.hpp"
 
+#include "json_text.hpp"
+
 #include <date/tz.h>
 
 #include <cctype>
@@ -102,7 +104,12 @@ Instant parse_instant(std::string_view text, bool allow_date) {
 }
 
 std::string format_instant(Instant t) {
-  return date::format("%FT%TZ", t);
+  // Without iostreams for years 0–9999 (exports format millions of instants).
+  const int year = static_cast<int>(date::year_month_day{date::floor<date::days>(t)}.year());
+  if (year < 0 || year > 9999) return date::format("%FT%TZ", t);
+  std::string out;
+  json_text::append_instant(out, t);
+  return out;
 }
 
 date::year_month_day add_months_clamped(date::year_month_day ymd, int months) {

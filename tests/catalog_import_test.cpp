@@ -12,6 +12,7 @@
 #include "gpubill/catalog_import.hpp"
 #include "gpubill/db.hpp"
 #include "gpubill/errors.hpp"
+#include "json_schema.hpp"
 #include "store.hpp"
 #include "temp_dir.hpp"
 
@@ -443,6 +444,16 @@ TEST_CASE("the CLI lists V100 offers of several providers", "[catalog_import][cl
   const auto json = run_cli("catalog offers --gpu V100 --provider aws --format json --db " + db);
   CHECK(json.status == 0);
   CHECK(json.output.find("\"provider\": \"aws\"") != std::string::npos);
+  gpubill::testing::check_schema("catalog-offers.schema.json", nlohmann::json::parse(json.output));
+  for (const auto& [command, schema] :
+       {std::pair{"catalog gpus", "catalog-gpus.schema.json"},
+        std::pair{"catalog show p3.2xlarge", "catalog-show.schema.json"},
+        std::pair{"catalog coverage --gpu V100", "catalog-coverage.schema.json"}}) {
+    const auto r = run_cli(std::string(command) + " --format json --db " + db);
+    INFO(command << ": " << r.output);
+    REQUIRE(r.status == 0);
+    gpubill::testing::check_schema(schema, nlohmann::json::parse(r.output));
+  }
 
   const auto unknown = run_cli("catalog offers --gpu X100 --db " + db);
   CHECK(unknown.status != 0);

@@ -74,7 +74,7 @@ TEST_CASE("a quarantined line with a bad byte does not break the JSON exports",
   const std::string log = dir.write("bad.jsonl", create_line("gn8-a\xFF") + create_line("ok"));
   auto r = run_cli("replay --skip-invalid " + log + db + " --format json");
   REQUIRE(r.status == 0);
-  CHECK(nlohmann::json::parse(r.output)["malformed_skipped"] == "1");
+  CHECK(nlohmann::json::parse(r.output)["malformed_skipped"] == 1);
   for (const char* command : {"rejects", "instances", "charges"}) {
     r = run_cli(std::string(command) + " --format json" + db);
     INFO(command << ": " << r.output);

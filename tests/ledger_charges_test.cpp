@@ -11,6 +11,7 @@
 using gpubill::ChargeFilter;
 using gpubill::ChargeLine;
 using gpubill::Decimal;
+using gpubill::Instant;
 using gpubill::testing::at;
 using gpubill::testing::LedgerFixture;
 
@@ -245,8 +246,9 @@ TEST_CASE("rejects are listed in order and filter by account and kind", "[ledger
   CHECK(gpubill::query_rejects(f.db(), acme).size() == 1);
 }
 
-TEST_CASE("overlapping runs expand in line order by hour, streamed or not", "[ledger][expand]") {
-  LedgerFixture f;
+namespace {
+// i-1 12:00…22:00, i-2 14:00…17:00, i-3 15:30…16:00, and i-4 13:00…15:00 written last.
+void insert_overlapping_runs(LedgerFixture& f) {
   f.insert_charge(f.payg(at("2018-01-31T12:00:00Z"), 3600, 10));
   auto other = f.payg(at("2018-01-31T14:00:00Z"), 3600, 3);
   other.instance = "i-2";
@@ -257,6 +259,12 @@ TEST_CASE("overlapping runs expand in line order by hour, streamed or not", "[le
   auto early = f.payg(at("2018-01-31T13:00:00Z"), 3600, 2);  // a later id, an earlier start
   early.instance = "i-4";
   f.insert_charge(early);
+}
+}  // namespace
+
+TEST_CASE("overlapping runs expand in line order by hour, streamed or not", "[ledger][expand]") {
+  LedgerFixture f;
+  insert_overlapping_runs(f);
 
   const auto lines = gpubill::query_charges(f.db());
   // The expected order, by brute force: every hour, sorted by (start, account, instance,
@@ -283,4 +291,34 @@ TEST_CASE("overlapping runs expand in line order by hour, streamed or not", "[le
     CHECK(expanded[i].run_index == expected[i].run_index);
   }
   CHECK(sum_billed(streamed) == sum_billed(lines));
+}
+
+TEST_CASE("for_each_charge reads what query_charges and expand_hourly give, cut or not",
+          "[ledger][expand]") {
+  LedgerFixture f;
+  insert_overlapping_runs(f);
+
+  const auto key = [](const std::vector<ChargeLine>& lines) {
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t, Instant>> out;
+    for (const auto& l : lines) out.emplace_back(l.id, l.run_index, l.repeat, l.period_start);
+    return out;
+  };
+  const auto read = [&](const ChargeFilter& filter, gpubill::ChargeDetail detail) {
+    std::vector<ChargeLine> out;
+    gpubill::for_each_charge(f.db(), filter, detail,
+                             [&](const ChargeLine& l) { out.push_back(l); });
+    return out;
+  };
+  ChargeFilter cut;  // starts inside two runs: their cut parts start later than stored
+  cut.from = at("2018-01-31T14:30:00Z");
+  cut.to = at("2018-01-31T20:00:00Z");
+  for (const ChargeFilter& filter : {ChargeFilter{}, cut}) {
+    const auto lines = gpubill::query_charges(f.db(), filter);
+    CHECK(key(read(filter, gpubill::ChargeDetail::lines)) == key(lines));
+    const auto hourly = read(filter, gpubill::ChargeDetail::hourly);
+    CHECK(key(hourly) == key(gpubill::expand_hourly(lines)));
+    CHECK(sum_billed(hourly) == sum_billed(lines));
+  }
+  // i-1 15:00…19:00, i-2 15:00 and 16:00, i-3 15:30.
+  CHECK(read(cut, gpubill::ChargeDetail::hourly).size() == 5 + 2 + 1);
 }

@@ -9,11 +9,13 @@
 
 #include "cli_run.hpp"
 #include "gpubill/focus.hpp"
+#include "json_schema.hpp"
 #include "ledger_fixture.hpp"
 #include "temp_dir.hpp"
 
 using gpubill::testing::at;
 using gpubill::testing::ChargeSpec;
+using gpubill::testing::check_schema;
 using gpubill::testing::LedgerFixture;
 using gpubill::testing::TempDir;
 
@@ -64,12 +66,13 @@ TEST_CASE("cli: bill prints the month's statement in the account's time zone", "
   REQUIRE(feb.status == 0);
   const auto j = nlohmann::json::parse(feb.output);
   CHECK(j["statement"]["time_zone"] == "Asia/Shanghai");
-  REQUIRE(j["charges by instance and component"].size() == 1);
-  CHECK(j["charges by instance and component"][0]["settlements"] == "7");  // 6 h + half hour
-  CHECK(j["charges by instance and component"][0]["billed"] == "98.09");   // 90.54 + 7.55
+  REQUIRE(j["charges_by_instance_and_component"].size() == 1);
+  CHECK(j["charges_by_instance_and_component"][0]["settlements"] == 7);   // 6 h + half hour
+  CHECK(j["charges_by_instance_and_component"][0]["billed"] == "98.09");  // 90.54 + 7.55
   CHECK(j["balances"][0]["opening"] == "1000");
   CHECK(j["balances"][0]["closing"] == "849.1");
-  CHECK(j["balances"][0]["reconciles"] == "yes");
+  CHECK(j["balances"][0]["reconciles"] == true);
+  check_schema("bill.schema.json", j);
 
   const auto csv = cli("bill --db " + db.path + " --account acme --month 2018-02 --format csv");
   REQUIRE(csv.status == 0);
@@ -95,11 +98,16 @@ TEST_CASE("cli: charges lists runs, hourly lines, and the FOCUS export", "[cli][
 
   const auto json = cli("charges --db " + db.path + " --hourly --format json");
   REQUIRE(json.status == 0);
-  const auto j = nlohmann::json::parse(json.output);
+  const auto doc = nlohmann::json::parse(json.output);
+  check_schema("charges.schema.json", doc);
+  const auto& j = doc["rows"];
   REQUIRE(j.size() == 11);
-  CHECK(j[9]["run_index"] == "9");
+  CHECK(j[9]["run_index"] == 9);
   CHECK(j[9]["total_billed"] == "15.09");
+  CHECK(j[9]["currency"] == "CNY");
   CHECK(j[10]["billed_amount"] == "7.55");
+  check_schema("charges.schema.json",
+               nlohmann::json::parse(cli("charges --db " + db.path + " --format json").output));
 
   const auto cut = cli("charges --db " + db.path + " --from 2018-01-31T16:00:00Z --format csv");
   REQUIRE(cut.status == 0);
@@ -139,7 +147,8 @@ TEST_CASE("cli: explain justifies a line; rejects lists the rejected events", "[
   REQUIRE(run.status == 0);
   const auto j = nlohmann::json::parse(run.output);
   CHECK(j["events"][0]["source"] == "jan.jsonl:2");
-  CHECK(j["check"]["consistent"] == "yes");
+  CHECK(j["check"]["consistent"] == true);
+  check_schema("explain.schema.json", j);
 
   const auto missing = cli("explain --db " + db.path + " 999");
   CHECK(missing.status == 1);
@@ -152,7 +161,10 @@ TEST_CASE("cli: explain justifies a line; rejects lists the rejected events", "[
   CHECK(rejects.output.find("before expiry") != std::string::npos);
   const auto none = cli("rejects --db " + db.path + " --kind malformed --format json");
   REQUIRE(none.status == 0);
-  CHECK(nlohmann::json::parse(none.output).empty());
+  CHECK(nlohmann::json::parse(none.output)["rows"].empty());
+  const auto all = cli("rejects --db " + db.path + " --format json");
+  REQUIRE(all.status == 0);
+  check_schema("rejects.schema.json", nlohmann::json::parse(all.output));
 }
 
 TEST_CASE("cli: a replayed Tencent GN8 log gives a statement, FOCUS rows and explained lines",
@@ -175,10 +187,10 @@ TEST_CASE("cli: a replayed Tencent GN8 log gives a statement, FOCUS rows and exp
 
   const auto charges = cli("charges --db " + db + " --format json");
   REQUIRE(charges.status == 0);
-  const auto lines = nlohmann::json::parse(charges.output);
+  const auto lines = nlohmann::json::parse(charges.output)["rows"];
   REQUIRE_FALSE(lines.empty());
   for (const auto& line : lines) {
-    const auto x = cli("explain --db " + db + " " + line["id"].get<std::string>());
+    const auto x = cli("explain --db " + db + " " + std::to_string(line["id"].get<int>()));
     INFO(x.output);
     CHECK(x.status == 0);
     CHECK(x.output.find("verified") != std::string::npos);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_run.hpp"
+#include "json_schema.hpp"
 #include "temp_dir.hpp"
 
 using gpubill::testing::TempDir;
@@ -36,7 +37,7 @@ TEST_CASE("gpubill quote ranks offers in one currency", "[quote][cli]") {
   const Run r = cli(dir, "quote --gpu V100 --count 1 --hours 720 --at 2019-06-30");
   INFO(r.output);
   CHECK(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("total_CNY"));
+  CHECK_THAT(r.output, Catch::Contains("total  currency"));
   CHECK_THAT(r.output, Catch::Contains("RAM floor: at least the total GPU memory"));
   for (const char* provider : {"tencent", "aws", "alibaba", "google", "baidu"}) {
     CHECK_THAT(r.output, Catch::Contains(std::string("\n") + "   ") &&
@@ -57,9 +58,26 @@ TEST_CASE("gpubill quote --format json and csv", "[quote][cli]") {
   CHECK(doc["lines"][0]["rank"] == 1);
   CHECK(doc["lines"][0]["priced"] == true);
   CHECK(doc["lines"][0]["total"]["currency"] == "CNY");
+  gpubill::testing::check_schema("quote.schema.json", doc);
   const Run c = cli(dir, "quote --gpu V100 --hours 720 --format csv");
   REQUIRE(c.status == 0);
-  CHECK_THAT(c.output, Catch::StartsWith("rank,provider,region,instance_type,gpus,mode,total_CNY"));
+  CHECK_THAT(c.output,
+             Catch::StartsWith("rank,provider,region,instance_type,gpus,mode,total,currency,"));
+}
+
+TEST_CASE("gpubill quote --explain honours --format", "[quote][cli]") {
+  TempDir dir;
+  const Run j = cli(dir, "quote --gpu V100 --hours 720 --explain 1 --format json", false);
+  REQUIRE(j.status == 0);
+  const auto doc = nlohmann::json::parse(j.output);
+  gpubill::testing::check_schema("quote-explain.schema.json", doc);
+  REQUIRE(doc["lines"].size() >= 1);
+  CHECK(doc["lines"][0]["rank"] == 1);
+  CHECK_THAT(doc["lines"][0]["explanation"].get<std::string>(), Catch::Contains("(rank 1)"));
+  const Run c = cli(dir, "quote --gpu V100 --hours 720 --explain 1 --format csv", false);
+  REQUIRE(c.status == 0);
+  CHECK_THAT(c.output, Catch::StartsWith("rank,provider,region,instance_type,gpus,mode,total,"));
+  CHECK(c.output.find("\n1,") != std::string::npos);
 }
 
 TEST_CASE("gpubill quote --explain shows one offer's arithmetic", "[quote][cli]") {
@@ -119,7 +137,9 @@ TEST_CASE("gpubill advise prints the article's advice applied", "[quote][cli][ad
   CHECK_THAT(r.output, Catch::Contains("150 GB data set + 50 GB headroom"));
   const Run j = cli(dir, "advise --gpu T4 --format json", false);
   REQUIRE(j.status == 0);
-  CHECK(nlohmann::json::parse(j.output)["items"].size() == 5);
+  const auto doc = nlohmann::json::parse(j.output);
+  CHECK(doc["items"].size() == 5);
+  gpubill::testing::check_schema("advise.schema.json", doc);
 }
 
 TEST_CASE("every sample workload quotes on the bundled catalog", "[quote][cli]") {

@@ -8,6 +8,7 @@
 
 #include "cli_run.hpp"
 #include "gpubill/errors.hpp"
+#include "json_schema.hpp"
 #include "replay_fixture.hpp"
 #include "replay_generator.hpp"
 
@@ -180,10 +181,12 @@ TEST_CASE("gpubill void and rebuild from the command line", "[replay][rebuild][c
   auto r = gpubill::testing::run_cli("rebuild --format json" + db);
   REQUIRE(r.status == 0);
   CHECK(nlohmann::json::parse(r.output)["clock"] == "2019-04-01T00:00:00Z");
+  gpubill::testing::check_schema("rebuild.schema.json", nlohmann::json::parse(r.output));
   CHECK(gpubill::testing::run_cli("bill --account demo --month 2019-03" + db).output == bill);
   r = gpubill::testing::run_cli("void --account demo c1 --reason 'test VM' --format json" + db);
   REQUIRE(r.status == 0);
-  CHECK(nlohmann::json::parse(r.output)["void_events"] == "1");
+  CHECK(nlohmann::json::parse(r.output)["void_events"] == 1);
+  gpubill::testing::check_schema("rebuild.schema.json", nlohmann::json::parse(r.output));
   CHECK(gpubill::testing::run_cli("bill --account demo --month 2019-03" + db).output != bill);
   r = gpubill::testing::run_cli("void --account demo c1 --reason again" + db);
   CHECK(r.status == 1);

@@ -9,6 +9,7 @@
 
 #include "cli_run.hpp"
 #include "gpubill/events.hpp"
+#include "json_schema.hpp"
 #include "replay_fixture.hpp"
 #include "temp_dir.hpp"
 
@@ -80,7 +81,7 @@ TEST_CASE("gpubill replay and gpubill instances", "[replay][cli]") {
   CHECK(r.output.find("gpubill rejects") != std::string::npos);       // one start was rejected
   r = cli("replay " + sample("tencent-gn8-arrears.jsonl") + " --db " + db + " --format json");
   REQUIRE(r.status == 0);
-  CHECK(r.output.find("\"duplicates\": \"6\"") != std::string::npos);
+  CHECK(r.output.find("\"duplicates\": 6") != std::string::npos);
   r = cli("instances --db " + db + " --instance gn8-c --format csv");
   REQUIRE(r.status == 0);
   CHECK(r.output.rfind("account,instance,at,state,reason,event_seq\n", 0) == 0);
@@ -164,18 +165,28 @@ TEST_CASE("The tutorial's GN8 log gives the bill docs/tutorial.md shows",
                " --until 2019-04-15T00:00:00+08:00 --format json");
   REQUIRE(r.status == 0);
   auto doc = nlohmann::json::parse(r.output);
-  CHECK(doc["applied"] == "4");
-  CHECK(doc["charge_rows"] == "4");
-  CHECK(doc["settlements"] == "5");
+  gpubill::testing::check_schema("replay.schema.json", doc);
+  CHECK(doc["applied"] == 4);
+  CHECK(doc["charge_rows"] == 4);
+  CHECK(doc["settlements"] == 5);
 
   r = cli("bill --account tutorial --month 2019-03 --format json" + db);
   REQUIRE(r.status == 0);
   doc = nlohmann::json::parse(r.output);
-  CHECK(doc["statement"]["billed_CNY"] == "4455.34");
+  CHECK(doc["totals"][0]["billed"] == "4455.34");
   CHECK(doc["totals"][0]["exact"] == "4455.33");
-  CHECK(doc["totals"][0]["rounding"] == "+0.01");
+  CHECK(doc["totals"][0]["rounding"] == "0.01");
   CHECK(doc["balances"][0]["closing"] == "5544.66");
-  CHECK(doc["balances"][0]["reconciles"] == "yes");
+  CHECK(doc["balances"][0]["reconciles"] == true);
+  gpubill::testing::check_schema("bill.schema.json", doc);
+  r = cli("instances --format json" + db);
+  REQUIRE(r.status == 0);
+  gpubill::testing::check_schema("instances.schema.json", nlohmann::json::parse(r.output));
+  for (int id = 1; id <= 4; ++id) {
+    r = cli("explain --format json " + std::to_string(id) + db);
+    REQUIRE(r.status == 0);
+    gpubill::testing::check_schema("explain.schema.json", nlohmann::json::parse(r.output));
+  }
 
   // One FOCUS row per settlement hour and per order (1 + 1 + 3 + 1), a row for each of the two
   // rounded partial hours' rounding, and the order amortised over its 31 days' 744 hours.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_run.hpp"
+#include "json_schema.hpp"
 #include "temp_dir.hpp"
 
 using gpubill::testing::TempDir;
@@ -61,6 +62,7 @@ TEST_CASE("gpubill lease-vs-buy flags override the file, json and csv output", "
   CHECK(doc["comparisons"][0]["mode"] == "payg");
   CHECK(doc["comparisons"][0]["break_even_utilisation"]["kind"] == "renting_below");
   CHECK(doc["rule_of_thumb"]["price_over_3"] == "49666.666666666667");
+  gpubill::testing::check_schema("lease-vs-buy.schema.json", doc);
 
   const TcoRun c = lease_vs_buy(dir,
                                 "--gpu V100 --count 8 --price '149000 USD' --host-watts 800 "

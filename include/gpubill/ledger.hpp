@@ -81,6 +81,20 @@ struct ChargeFilter {
 // kind, id). Throws StoreError when a stored value does not decode.
 std::vector<ChargeLine> query_charges(Database& db, const ChargeFilter& filter = {});
 
+// Whether for_each_charge hands out runs whole or hour by hour.
+enum class ChargeDetail {
+  lines,   // what query_charges returns: a run is one line
+  hourly,  // what expand_hourly makes of those lines: one line per settlement
+};
+
+// The lines query_charges(db, filter) returns, or with ChargeDetail::hourly the hourly lines
+// expand_hourly makes of them, in the same order, handed to `fn` one at a time as they are read:
+// memory grows with the runs open at one instant, not with the rows handed out (for exports).
+// The line `fn` gets is valid only during the call. Throws StoreError as query_charges and
+// expand_hourly do, and whatever `fn` throws (the query stops there).
+void for_each_charge(Database& db, const ChargeFilter& filter, ChargeDetail detail,
+                     const std::function<void(const ChargeLine&)>& fn);
+
 // One charge row by id, read whole. nullopt when there is none.
 std::optional<ChargeLine> find_charge(Database& db, std::int64_t charge_id);
 
@@ -94,7 +108,8 @@ std::vector<ChargeLine> expand_hourly(const ChargeLine& line);
 // by run_index).
 std::vector<ChargeLine> expand_hourly(const std::vector<ChargeLine>& lines);
 // The same lines in the same order, one at a time, without holding them all: memory grows
-// with the number of lines, not with the hours of their runs (for exports of long runs).
+// with the number of lines, not with the hours of their runs (for_each_charge reads them from
+// the database as well).
 void for_each_hourly(const std::vector<ChargeLine>& lines,
                      const std::function<void(const ChargeLine&)>& fn);
 

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -141,5 +142,9 @@ struct InstanceStateFilter {
 // The state history, ordered by (account, instance, at, id). Throws StoreError.
 std::vector<InstanceStateRow> query_instance_states(Database& db,
                                                     const InstanceStateFilter& filter = {});
+// The same rows in the same order, handed to `fn` one at a time as they are read (memory does
+// not grow with the rows). Throws StoreError, and whatever `fn` throws.
+void for_each_instance_state(Database& db, const InstanceStateFilter& filter,
+                             const std::function<void(const InstanceStateRow&)>& fn);
 
 }  // namespace gpubill
