@@ -82,19 +82,11 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
   auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   OfferFilter filter;
+  check_provider_flag(catalog, args.provider);
   filter.provider = args.provider;
-  if (!args.provider.empty()) {
-    flag_value("--provider", [&] { (void)catalog.provider(args.provider); });
-  }
   filter.region = args.region;
-  if (!args.gpu.empty()) {
-    for (const auto* g : flag_value("--gpu", [&] { return gpus_matching(catalog, args.gpu); })) {
-      filter.gpus.push_back(g->id);
-    }
-  }
-  if (!args.mode.empty()) {
-    filter.mode = flag_value("--mode", [&] { return parse_billing_mode(args.mode); });
-  }
+  filter.gpus = gpu_flag(catalog, args.gpu);
+  filter.mode = mode_flag(args.mode);
   filter.at = instant_flag("--at", args.at);
   Table t{{{"provider"},
            {"region"},
@@ -490,6 +482,7 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
     });
   }
   add_coverage_command(*catalog, globals, action);
+  add_catalog_diff_command(*catalog, globals, action);
   add_import_like(*catalog, globals, action, "import",
                   "Import a catalog file (JSON, see docs/catalog-format.md) or a SkyPilot vms.csv; "
                   "all or nothing",

@@ -106,6 +106,16 @@ void write_csv(std::ostream& out, const Table& t) {
   for (const auto& row : t.rows) line([&](std::size_t c) { return row.at(c); });
 }
 
+}  // namespace
+
+Format parse_format(std::string_view text) {
+  if (text == "table") return Format::table;
+  if (text == "csv") return Format::csv;
+  if (text == "json") return Format::json;
+  throw ParseError("unknown output format '" + std::string(text) +
+                   "' (expected table, csv or json)");
+}
+
 nlohmann::ordered_json json_rows(const Table& t) {
   if (t.key_value) {
     nlohmann::ordered_json obj = nlohmann::ordered_json::object();
@@ -126,16 +136,6 @@ nlohmann::ordered_json json_rows(const Table& t) {
     rows.push_back(std::move(obj));
   }
   return rows;
-}
-
-}  // namespace
-
-Format parse_format(std::string_view text) {
-  if (text == "table") return Format::table;
-  if (text == "csv") return Format::csv;
-  if (text == "json") return Format::json;
-  throw ParseError("unknown output format '" + std::string(text) +
-                   "' (expected table, csv or json)");
 }
 
 void write_table(std::ostream& out, const Table& table, Format format) {

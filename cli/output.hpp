@@ -52,6 +52,10 @@ void write_table(std::ostream& out, const Table& table, Format format);
 void write_sections(std::ostream& out, const std::vector<std::pair<std::string, Table>>& sections,
                     Format format, std::string_view csv_section);
 
+// The JSON write_table writes for a table (an array of objects, or one object for key_value),
+// to embed in a larger document.
+nlohmann::ordered_json json_rows(const Table& table);
+
 // JSON text, indented by 2. A byte that is not UTF-8 (in a database written before names were
 // checked) becomes U+FFFD instead of failing the whole export.
 std::string json_text(const nlohmann::json& j);
