@@ -10,6 +10,7 @@
 #include "gpubill/errors.hpp"
 #include "gpubill/provenance.hpp"
 #include "output.hpp"
+#include "progress_bar.hpp"
 
 namespace gpubill::cli {
 
@@ -266,6 +267,7 @@ int run_show(const Globals& globals, const ShowArgs& args) {
 struct ImportArgs {
   std::string file, provider, as_of, effective_from, source;
   bool skypilot = false;
+  bool quiet = false;  // no progress bar
 };
 
 void print_report(const ImportReport& r, const char* verb) {
@@ -297,8 +299,10 @@ int run_import(const Globals& globals, const ImportArgs& args, bool write) {
           "--provider, --as-of, --effective-from and --source apply to SkyPilot .csv "
           "files only (a JSON catalog file carries them in its rows)");
     }
-    const auto report =
-        write ? import_catalog_file(db, args.file) : validate_catalog_file(db, args.file);
+    ProgressBar bar(args.quiet || !write);
+    const auto report = write ? import_catalog_file(db, args.file, bar.sink())
+                              : validate_catalog_file(db, args.file);
+    bar.finish();
     print_report(report, write ? "imported" : "valid,");
     return 0;
   }
@@ -312,8 +316,10 @@ int run_import(const Globals& globals, const ImportArgs& args, bool write) {
   if (!args.effective_from.empty()) {
     options.effective_from = parse_instant(args.effective_from, /*allow_date=*/true);
   }
-  const auto report = write ? import_skypilot_file(db, args.file, options)
+  ProgressBar bar(args.quiet || !write);
+  const auto report = write ? import_skypilot_file(db, args.file, options, bar.sink())
                             : validate_skypilot_file(db, args.file, options);
+  bar.finish();
   print_report(report, write ? "imported" : "valid,");
   return 0;
 }
@@ -335,6 +341,7 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
                   "SkyPilot: when the prices take effect (date or RFC 3339; default: --as-of)");
   sub->add_option("--source", args->source,
                   "SkyPilot: provenance written on every row (default: the file name)");
+  if (write) add_quiet_option(*sub, args->quiet);
   add_db_option(*sub, globals);
   sub->callback([&globals, &action, args, write] {
     action = [&globals, args, write] { return run_import(globals, *args, write); };

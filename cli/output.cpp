@@ -187,6 +187,11 @@ std::string json_text(const nlohmann::ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+std::string money_cell(const std::optional<Money>& m, int decimals) {
+  if (!m) return "";
+  return m->amount().round(decimals, RoundingMode::half_up).to_string(decimals);
+}
+
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : sep) + s;

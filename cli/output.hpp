@@ -6,10 +6,13 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "gpubill/money.hpp"
 
 namespace CLI {
 class App;
@@ -62,6 +65,9 @@ std::string json_text(const nlohmann::json& j);
 // The items with `sep` between them: "a, b, c".
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
 std::string json_text(const nlohmann::ordered_json& j);
+
+// An amount as totals are shown: rounded half up to `decimals`, padded ("12.30"); "" for none.
+std::string money_cell(const std::optional<Money>& m, int decimals = 2);
 
 // Adds "--format table|json|csv" (default table) to a subcommand, storing into `format`.
 void add_format_option(CLI::App& sub, Format& format);

@@ -1,8 +1,12 @@
 // Golden outputs of `gpubill catalog diff` (tests/data/catalog-diff.json, every change commented
-// in catalog_diff_test.cpp).
+// in catalog_diff_test.cpp) and `gpubill quote --compare-to` (two quotes of
+// tests/data/testcloud.json at two dates: T.SMALL pay-as-you-go is 10.00/h until 2020-06-01
+// 12:15 +08:00, then 12.00/h).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -112,4 +116,71 @@ diffcloud,gpu,T4,*,payg,added,,1.25,CNY,hour,,,,,2021-05-01
       db.run("catalog diff --from 2021-02-01 --provider diffcloud --mode reserved_3y");
   CHECK(none.status == 4);
   CHECK_THAT(none.output, Catch::Contains("No price matches the filters"));
+}
+
+TEST_CASE("gpubill quote --compare-to shows what changed since an earlier quote",
+          "[quote][compare][cli]") {
+  const Db db("testcloud.json");
+  const std::string quote = "quote --gpu T4 --hours 10 --provider testcloud";
+  const std::string before = db.dir.file("before.json");
+  {
+    const CliRun r = db.run(quote + " --at 2020-03-01 --format json > '" + before + "'", false);
+    REQUIRE(r.status == 0);
+  }
+  // Later: T.SMALL dearer (payg 10 h × 12.00); testcloud-us allowed (new); prepaid not (removed).
+  // (T.LARGE has two T4s: it does not fit one.)
+  const std::string now =
+      "quote --gpu T4 --hours 10 --provider testcloud --provider testcloud-us "
+      "--mode payg --at 2020-07-01 --compare-to '" +
+      before + "'";
+  const CliRun t = db.run(now);
+  INFO(t.output);
+  CHECK(t.status == 0);
+  // U.GPU: 10 h × 1.00 USD at the bundled USD→CNY rate in force on 2020-07-01 (7.0744).
+  CHECK(
+      t.output ==
+      "Compared with " + before +
+          R"( (prices at 2020-03-01T00:00:00Z; now 2020-07-01T00:00:00Z): 1 new, 1 removed, 1 changed, 0 the same.
+
+change   rank   move  provider      region  instance_type  mode     unit_price   price_pct  was_CNY  total_CNY  delta  total_pct
+-------  -----  ----  ------------  ------  -------------  -------  -----------  ---------  -------  ---------  -----  ---------
+new      1            testcloud-us  *       U.GPU          payg     1 USD                                70.74
+changed  1 → 2    -1  testcloud     *       T.SMALL        payg     10 → 12 CNY     +20.00   100.00     120.00  20.00     +20.00
+removed  2            testcloud     *       T.SMALL        prepaid  3000 CNY                3000.00
+
+Lines are matched by provider, region, instance type and mode. move: places up (+) or down (−) the ranking; delta = total − was; percentages of the earlier value, rounded half up to 2 decimals. Totals are in CNY.
+)");
+
+  const CliRun c = db.run(now + " --format csv");
+  INFO(c.output);
+  CHECK(c.status == 0);
+  CHECK(
+      c.output ==
+      R"(change,provider,region,instance_type,mode,rank_before,rank_after,rank_move,price_before,price_after,price_currency,price_delta,price_pct,total_before,total_after,total_delta,total_pct,total_pct_exact
+new,testcloud-us,*,U.GPU,payg,,1,,,1,USD,,,,70.744,,,
+changed,testcloud,*,T.SMALL,payg,1,2,-1,10,12,CNY,2,+20.00,100,120,20,+20.00,20
+removed,testcloud,*,T.SMALL,prepaid,2,,,3000,,CNY,,,3000,,,,
+)");
+
+  const CliRun j = db.run(now + " --format json", false);
+  REQUIRE(j.status == 0);
+  const auto doc = nlohmann::json::parse(j.output);
+  CHECK(doc["compared_to"] == before);
+  CHECK(doc["before_at"] == "2020-03-01T00:00:00Z");
+  CHECK(doc["new"] == 1);
+  CHECK(doc["removed"] == 1);
+  CHECK(doc["changed"] == 1);
+  CHECK(doc["same"] == 0);
+  CHECK(doc["lines"][1]["total_pct_exact"] == "20");
+
+  // The same earlier quote in a schema_version envelope compares the same.
+  const std::string wrapped = db.dir.write(
+      "wrapped.json", "{\"schema_version\": 1, \"quote\": " + [&] {
+        std::ifstream in(before);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+      }() + "}");
+  const CliRun w = db.run(now.substr(0, now.find(" --compare-to")) + " --compare-to '" + wrapped +
+                          "' --format csv");
+  CHECK(w.status == 0);
+  CHECK(w.output.substr(w.output.find('\n')) == c.output.substr(c.output.find('\n')));
 }

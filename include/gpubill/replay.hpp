@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpubill/db.hpp"
+#include "gpubill/progress.hpp"
 #include "gpubill/time.hpp"
 
 namespace gpubill {
@@ -32,6 +33,10 @@ struct ReplayOptions {
   // allow_long_settlement: such a gap is almost always a wrong date.
   std::chrono::seconds max_settlement_step = std::chrono::days{400};
   bool allow_long_settlement = false;
+
+  // Reports "replay" progress in bytes of the log files read (total: their sizes, summed), every
+  // kProgressEvery events and once when every file is read.
+  ProgressSink progress;
 };
 
 struct ReplayReport {
@@ -75,6 +80,9 @@ struct RebuildOptions {
   std::optional<Instant> not_after;
   std::chrono::seconds max_settlement_step = std::chrono::days{400};
   bool allow_long_settlement = false;
+  // Reports "rebuild" progress in stored events re-applied (total: the events to re-apply),
+  // every kProgressEvery events and once at the end.
+  ProgressSink progress;
 };
 
 struct RebuildReport {
