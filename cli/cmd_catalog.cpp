@@ -10,6 +10,7 @@
 #include "gpubill/errors.hpp"
 #include "gpubill/provenance.hpp"
 #include "output.hpp"
+#include "progress_bar.hpp"
 
 namespace gpubill::cli {
 
@@ -84,19 +85,11 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
   auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   OfferFilter filter;
+  check_provider_flag(catalog, args.provider);
   filter.provider = args.provider;
-  if (!args.provider.empty()) {
-    flag_value("--provider", [&] { (void)catalog.provider(args.provider); });
-  }
   filter.region = args.region;
-  if (!args.gpu.empty()) {
-    for (const auto* g : flag_value("--gpu", [&] { return gpus_matching(catalog, args.gpu); })) {
-      filter.gpus.push_back(g->id);
-    }
-  }
-  if (!args.mode.empty()) {
-    filter.mode = flag_value("--mode", [&] { return parse_billing_mode(args.mode); });
-  }
+  filter.gpus = gpu_flag(catalog, args.gpu);
+  filter.mode = mode_flag(args.mode);
   filter.at = instant_flag("--at", args.at);
   Table t{{{"provider"},
            {"region"},
@@ -271,6 +264,7 @@ int run_show(const Globals& globals, const ShowArgs& args) {
 struct ImportArgs {
   std::string file, provider, as_of, effective_from, source;
   bool skypilot = false;
+  bool quiet = false;  // no progress bar
 };
 
 void print_report(const ImportReport& r, const char* verb) {
@@ -302,8 +296,10 @@ int run_import(const Globals& globals, const ImportArgs& args, bool write) {
           "--provider, --as-of, --effective-from and --source apply to SkyPilot .csv "
           "files only (a JSON catalog file carries them in its rows)");
     }
-    const auto report =
-        write ? import_catalog_file(db, args.file) : validate_catalog_file(db, args.file);
+    ProgressBar bar(args.quiet || !write);
+    const auto report = write ? import_catalog_file(db, args.file, bar.sink())
+                              : validate_catalog_file(db, args.file);
+    bar.finish();
     print_report(report, write ? "imported" : "valid,");
     return 0;
   }
@@ -317,8 +313,10 @@ int run_import(const Globals& globals, const ImportArgs& args, bool write) {
   if (!args.effective_from.empty()) {
     options.effective_from = parse_instant(args.effective_from, /*allow_date=*/true);
   }
-  const auto report = write ? import_skypilot_file(db, args.file, options)
+  ProgressBar bar(args.quiet || !write);
+  const auto report = write ? import_skypilot_file(db, args.file, options, bar.sink())
                             : validate_skypilot_file(db, args.file, options);
+  bar.finish();
   print_report(report, write ? "imported" : "valid,");
   return 0;
 }
@@ -340,6 +338,7 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
                   "SkyPilot: when the prices take effect (date or RFC 3339; default: --as-of)");
   sub->add_option("--source", args->source,
                   "SkyPilot: provenance written on every row (default: the file name)");
+  if (write) add_quiet_option(*sub, args->quiet);
   add_db_option(*sub, globals);
   sub->callback([&globals, &action, args, write] {
     action = [&globals, args, write] { return run_import(globals, *args, write); };
@@ -487,6 +486,7 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
     });
   }
   add_coverage_command(*catalog, globals, action);
+  add_catalog_diff_command(*catalog, globals, action);
   add_import_like(*catalog, globals, action, "import",
                   "Import a catalog file (JSON, see docs/catalog-format.md) or a SkyPilot vms.csv; "
                   "all or nothing",

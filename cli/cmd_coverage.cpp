@@ -39,15 +39,9 @@ int run_coverage(const Globals& globals, const CoverageArgs& args) {
   auto db = globals.open_database(Access::read);
   const auto catalog = Catalog::load(db);
   CoverageFilter filter;
+  check_provider_flag(catalog, args.provider);
   filter.provider = args.provider;
-  if (!args.provider.empty()) {
-    flag_value("--provider", [&] { (void)catalog.provider(args.provider); });
-  }
-  if (!args.gpu.empty()) {
-    for (const auto* g : flag_value("--gpu", [&] { return gpus_matching(catalog, args.gpu); })) {
-      filter.gpus.push_back(g->id);
-    }
-  }
+  filter.gpus = gpu_flag(catalog, args.gpu);
   filter.group = args.by == "family" ? CoverageGroup::family : CoverageGroup::gpu;
   filter.at = instant_flag("--at", args.at);
   const CoverageReport report = catalog_coverage(catalog, filter);

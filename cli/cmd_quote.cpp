@@ -12,6 +12,7 @@
 #include "gpubill/quote.hpp"
 #include "gpubill/workload.hpp"
 #include "output.hpp"
+#include "quote_compare_output.hpp"
 
 namespace gpubill::cli {
 
@@ -207,11 +208,6 @@ Workload build_workload(const WorkloadArgs& a) {
     mark("/date", "--at");
   }
   return w;
-}
-
-std::string money_cell(const std::optional<Money>& m, int decimals = 2) {
-  if (!m) return "";
-  return m->amount().round(decimals, RoundingMode::half_up).to_string(decimals);
 }
 
 std::string hours_cell(std::int64_t seconds) {
@@ -435,8 +431,21 @@ std::string describe(const ResolvedWorkload& w) {
   return std::to_string(w.gpu_count) + " × " + gpu + floors;
 }
 
-int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, std::size_t top,
-              const std::string& explain, bool show_excluded) {
+// What `quote` shows besides the ranking itself.
+struct QuoteShow {
+  std::size_t top = 20;
+  std::string explain, compare_to;
+  bool show_excluded = false;
+};
+
+int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
+              const QuoteShow& show) {
+  const std::size_t top = show.top;
+  const std::string& explain = show.explain;
+  // Read first: a file that is not a quote fails before the work.
+  const std::optional<QuoteSnapshot> before =
+      show.compare_to.empty() ? std::nullopt
+                              : std::optional<QuoteSnapshot>(read_quote_snapshot(show.compare_to));
   auto db = globals.open_database(Access::read);
   Workload spec = build_workload(args);
   // A quote reads prices at one instant: load the rows around it, not the whole history.
@@ -461,7 +470,12 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
         explain.size() <= 9 && explain.find_first_not_of("0123456789") == std::string::npos;
     options.top = rank ? std::stoul(explain) : 0;
   }
+  if (before) options.top = 0;  // match earlier lines beyond the top N too
   const QuoteResult q = engine.quote(w, options);
+  if (before) {
+    write_quote_comparison(std::cout, q, *before, show.compare_to, top, format);
+    return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
+  }
 
   if (!explain.empty()) {
     const auto lines = flag_value("--explain", [&] { return find_lines(q, explain); });
@@ -524,7 +538,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format, s
             << "as_of: date of the oldest price row used; src: the least trusted source tag of "
                "those rows (P provider document, S secondary, U uncertain, ? untagged, TEST "
                "test-fixture data).\n";
-  if (show_excluded) {
+  if (show.show_excluded) {
     std::cout << "\nExcluded, by family:\n";
     print_exclusions(std::cout, q, true);
   } else if (!q.exclusions.empty()) {
@@ -614,21 +628,22 @@ void add_quote_commands(CLI::App& app, Globals& globals, Action& action) {
         "quote", "Price a workload at every provider and billing mode, ranked in one currency");
     auto args = std::make_shared<WorkloadArgs>();
     auto format = std::make_shared<Format>(Format::table);
-    auto top = std::make_shared<std::size_t>(20);
-    auto explain = std::make_shared<std::string>();
-    auto show_excluded = std::make_shared<bool>(false);
+    auto show = std::make_shared<QuoteShow>();
     add_workload_options(*sub, *args);
-    sub->add_option("--top", *top, "Show the best N priced lines (default 20; 0 = all)");
-    sub->add_option("--explain", *explain,
-                    "Show the arithmetic of one offer's lines: a rank, a line or offer id, or part "
-                    "of one (GN10X.2XLARGE40, p3.2xlarge/spot)");
-    sub->add_flag("--show-excluded", *show_excluded, "List why offers did not fit, by family");
+    sub->add_option("--top", show->top, "Show the best N priced lines (default 20; 0 = all)");
+    auto* explain = sub->add_option(
+        "--explain", show->explain,
+        "Show the arithmetic of one offer's lines: a rank, a line or offer id, or part of one "
+        "(GN10X.2XLARGE40, p3.2xlarge/spot)");
+    sub->add_option("--compare-to", show->compare_to,
+                    "Compare with an earlier quote (written by quote --format json): per line, "
+                    "what changed in rank, unit price and total")
+        ->excludes(explain);
+    sub->add_flag("--show-excluded", show->show_excluded, "List why offers did not fit, by family");
     add_format_option(*sub, *format);
     add_db_option(*sub, globals);
-    sub->callback([&globals, &action, args, format, top, explain, show_excluded] {
-      action = [&globals, args, format, top, explain, show_excluded] {
-        return run_quote(globals, *args, *format, *top, *explain, *show_excluded);
-      };
+    sub->callback([&globals, &action, args, format, show] {
+      action = [&globals, args, format, show] { return run_quote(globals, *args, *format, *show); };
     });
   }
   {

@@ -7,6 +7,7 @@
 #include "gpubill/errors.hpp"
 #include "gpubill/replay.hpp"
 #include "output.hpp"
+#include "progress_bar.hpp"
 
 namespace gpubill::cli {
 
@@ -16,6 +17,7 @@ namespace {
 struct GuardArgs {
   bool allow_long_settlement = false;
   int future_margin_days = 1;
+  bool quiet = false;  // no progress bar
 };
 
 void add_guard_options(CLI::App& sub, GuardArgs& g) {
@@ -26,6 +28,7 @@ void add_guard_options(CLI::App& sub, GuardArgs& g) {
                  "Refuse event times and --until later than now plus this many days")
       ->check(CLI::Range(0, 36'500))
       ->default_val(1);
+  add_quiet_option(sub, g.quiet);
 }
 
 // The one place that reads the wall clock: times after now (plus a margin) are typos.
@@ -51,7 +54,10 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
   options.not_after = not_after(args.guards);
   options.allow_long_settlement = args.guards.allow_long_settlement;
   options.page_cache_kib = args.cache_mib * 1024;
+  ProgressBar bar(args.guards.quiet);
+  options.progress = bar.sink();
   const ReplayReport r = replay_logs(db, args.logs, options);
+  bar.finish();
   constexpr Kind count = Kind::integer;
   Table t = record_table({{"events_read", std::to_string(r.events_read), count},
                           {"applied", std::to_string(r.applied), count},
@@ -87,8 +93,9 @@ struct RebuildArgs {
   std::vector<std::string> event_ids;
 };
 
-RebuildOptions rebuild_options(const RebuildArgs& args) {
+RebuildOptions rebuild_options(const RebuildArgs& args, ProgressBar& bar) {
   RebuildOptions o;
+  o.progress = bar.sink();
   o.accounts = args.accounts;
   o.until = instant_flag("--until", args.until);
   o.not_after = not_after(args.guards);
@@ -181,7 +188,10 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->callback([&globals, &action, args] {
       action = [&globals, args] {
         auto db = globals.open_database(Access::write);
-        return print_rebuild(rebuild_accounts(db, rebuild_options(*args)), args->format);
+        ProgressBar bar(args->guards.quiet);
+        const RebuildReport r = rebuild_accounts(db, rebuild_options(*args, bar));
+        bar.finish();
+        return print_rebuild(r, args->format);
       };
     });
   }
@@ -199,9 +209,11 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->callback([&globals, &action, args] {
       action = [&globals, args] {
         auto db = globals.open_database(Access::write);
-        return print_rebuild(
-            void_events(db, args->account, args->event_ids, args->reason, rebuild_options(*args)),
-            args->format);
+        ProgressBar bar(args->guards.quiet);
+        const RebuildReport r = void_events(db, args->account, args->event_ids, args->reason,
+                                            rebuild_options(*args, bar));
+        bar.finish();
+        return print_rebuild(r, args->format);
       };
     });
   }

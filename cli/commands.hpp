@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "gpubill/catalog.hpp"
 #include "gpubill/db.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/time.hpp"
@@ -49,6 +50,9 @@ void add_tco_commands(CLI::App& app, Globals& globals, Action& action);
 // bill, charges, explain, rejects (cmd_bill.cpp).
 void add_bill_commands(CLI::App& app, Globals& globals, Action& action);
 
+// catalog diff (cmd_catalog_diff.cpp), under the `catalog` subcommand.
+void add_catalog_diff_command(CLI::App& catalog, Globals& globals, Action& action);
+
 // replay, instances (cmd_replay.cpp).
 void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
 
@@ -71,6 +75,14 @@ auto flag_value(const std::string& flag, Parse&& parse) -> decltype(parse()) {
     throw InputError("command line", "", flag, e.what());
   }
 }
+
+// The catalog filter flags of catalog offers, coverage and diff; an empty value means no filter.
+// check_provider_flag throws InputError naming --provider for an unknown provider; gpu_flag
+// returns the GPU ids a --gpu name means (gpus_matching) or throws InputError naming --gpu;
+// mode_flag parses --mode or throws InputError naming it.
+void check_provider_flag(const Catalog& catalog, const std::string& provider);
+std::vector<std::string> gpu_flag(const Catalog& catalog, const std::string& name);
+std::optional<BillingMode> mode_flag(const std::string& text);
 
 // Checks that `account` (given by --account) is one a stored event or reject names; throws
 // InputError naming --account and the closest known accounts otherwise.

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include "commands.hpp"
 
+#include "gpubill/catalog_offers.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/ledger.hpp"
 #include "gpubill/workload.hpp"
@@ -21,6 +22,24 @@ std::optional<Instant> instant_flag(const std::string& flag,
   } catch (const ParseError& e) {
     throw InputError("command line", "", flag, e.what());
   }
+}
+
+void check_provider_flag(const Catalog& catalog, const std::string& provider) {
+  if (!provider.empty()) flag_value("--provider", [&] { (void)catalog.provider(provider); });
+}
+
+std::vector<std::string> gpu_flag(const Catalog& catalog, const std::string& name) {
+  std::vector<std::string> ids;
+  if (name.empty()) return ids;
+  for (const auto* g : flag_value("--gpu", [&] { return gpus_matching(catalog, name); })) {
+    ids.push_back(g->id);
+  }
+  return ids;
+}
+
+std::optional<BillingMode> mode_flag(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return flag_value("--mode", [&] { return parse_billing_mode(text); });
 }
 
 void check_account(Database& db, const std::string& account) {

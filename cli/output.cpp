@@ -412,10 +412,45 @@ nlohmann::ordered_json with_schema_version(const nlohmann::ordered_json& j) {
   return out;
 }
 
+std::string money_cell(const std::optional<Money>& m, int decimals) {
+  if (!m) return "";
+  return m->amount().round(decimals, RoundingMode::half_up).to_string(decimals);
+}
+
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
   return out;
+}
+
+}  // namespace gpubill::cli
+
+namespace gpubill::cli {
+
+nlohmann::ordered_json json_rows(const Table& t) {
+  // Each cell as write_table's JSON writes it (numbers, booleans, null by the column's kind).
+  const auto value = [](const std::string& cell, Kind kind) {
+    std::string text;
+    append_json_value(text, cell, kind);
+    return nlohmann::ordered_json::parse(text);
+  };
+  if (t.key_value) {
+    nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      obj[t.rows[i].at(0)] =
+          value(t.rows[i].at(1), i < t.field_kinds.size() ? t.field_kinds[i] : Kind::text);
+    }
+    return obj;
+  }
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& row : t.rows) {
+    nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      obj[t.columns[c].name] = value(row.at(c), t.columns[c].kind);
+    }
+    rows.push_back(std::move(obj));
+  }
+  return rows;
 }
 
 }  // namespace gpubill::cli

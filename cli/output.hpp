@@ -12,10 +12,13 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "gpubill/money.hpp"
 
 namespace CLI {
 class App;
@@ -144,8 +147,15 @@ std::string json_text(const nlohmann::ordered_json& j);
 // {"schema_version": 1} followed by the members of the object `j`.
 nlohmann::ordered_json with_schema_version(const nlohmann::ordered_json& j);
 
+// The JSON of a table's rows (an array of objects, or one object for key_value), cells as
+// strings, to embed in a document built whole (catalog diff, quote --compare-to).
+nlohmann::ordered_json json_rows(const Table& table);
+
 // The items with `sep` between them: "a, b, c".
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+
+// An amount as totals are shown: rounded half up to `decimals`, padded ("12.30"); "" for none.
+std::string money_cell(const std::optional<Money>& m, int decimals = 2);
 
 // Adds "--format table|json|csv" (default table) to a subcommand, storing into `format`.
 void add_format_option(CLI::App& sub, Format& format);

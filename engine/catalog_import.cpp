@@ -37,11 +37,12 @@ auto in_transaction(Database& database, bool commit, Work work) {
   }
 }
 
-ImportReport import_json(Database& database, const std::string& path, bool commit) {
+ImportReport import_json(Database& database, const std::string& path, bool commit,
+                         const ProgressSink& progress = {}) {
   const CatalogData data = parse_catalog_json(read_input_file(path), path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
     check_catalog_references(data, read_catalog_data(db), path);
-    if (commit) write_catalog_data(db, data);
+    if (commit) write_catalog_data(db, data, progress);
     ImportReport report = count_rows(data);
     report.file = path;
     if (commit) report.notes = settled_charges_affected(db, data.prices);
@@ -50,7 +51,8 @@ ImportReport import_json(Database& database, const std::string& path, bool commi
 }
 
 ImportReport import_skypilot(Database& database, const std::string& path,
-                             const SkyPilotOptions& options, bool commit) {
+                             const SkyPilotOptions& options, bool commit,
+                             const ProgressSink& progress = {}) {
   const std::string text = read_input_file(path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
     const Catalog catalog(read_catalog_data(db));
@@ -72,7 +74,7 @@ ImportReport import_skypilot(Database& database, const std::string& path,
       return known_regions.count({r.provider, r.id}) > 0;
     });
     check_catalog_references(result.data, catalog.data(), path);
-    if (commit) write_catalog_data(db, result.data);
+    if (commit) write_catalog_data(db, result.data, progress);
     ImportReport report = count_rows(result.data);
     report.file = path;
     report.notes = std::move(result.notes);
@@ -107,8 +109,9 @@ ImportReport count_rows(const CatalogData& d) {
   return r;
 }
 
-ImportReport import_catalog_file(Database& db, const std::string& path) {
-  return import_json(db, path, true);
+ImportReport import_catalog_file(Database& db, const std::string& path,
+                                 const ProgressSink& progress) {
+  return import_json(db, path, true, progress);
 }
 
 ImportReport validate_catalog_file(Database& db, const std::string& path) {
@@ -116,8 +119,8 @@ ImportReport validate_catalog_file(Database& db, const std::string& path) {
 }
 
 ImportReport import_skypilot_file(Database& db, const std::string& path,
-                                  const SkyPilotOptions& options) {
-  return import_skypilot(db, path, options, true);
+                                  const SkyPilotOptions& options, const ProgressSink& progress) {
+  return import_skypilot(db, path, options, true, progress);
 }
 
 ImportReport validate_skypilot_file(Database& db, const std::string& path,

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "gpubill/catalog_import.hpp"
 #include "gpubill/errors.hpp"
 #include "store.hpp"
 
@@ -380,6 +381,21 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
 
 namespace {
 
+// Counts the rows write_catalog_data has written, for its progress reports ("import", rows):
+// every kProgressEvery rows, and once at the end.
+struct RowCounter {
+  const ProgressSink& sink;
+  std::uint64_t total = 0, done = 0;
+  void add(std::uint64_t rows) {
+    const std::uint64_t before = done;
+    done += rows;
+    if (sink && before / kProgressEvery != done / kProgressEvery) report();
+  }
+  void report() const {
+    if (sink) sink({"import", done, total, "rows", static_cast<std::int64_t>(done), "rows"});
+  }
+};
+
 void read_discounts(SQLite::Database& db, CatalogData& out) {
   SQLite::Statement q(db,
                       "SELECT id, provider, family, mode, min_months, max_months, factor, "
@@ -636,7 +652,7 @@ void write_instance_types(SQLite::Database& db, const CatalogData& data) {
   }
 }
 
-void write_prices(SQLite::Database& db, const CatalogData& data) {
+void write_prices(SQLite::Database& db, const CatalogData& data, RowCounter& counter) {
   SQLite::Statement q(
       db,
       "INSERT INTO price(provider, subject_kind, subject, region, mode, unit, amount, currency, "
@@ -657,6 +673,7 @@ void write_prices(SQLite::Database& db, const CatalogData& data) {
     q.bind(11, p.source);
     q.bind(12, p.as_of);
     run(q);
+    counter.add(1);
   }
 }
 
@@ -850,17 +867,25 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
   }
 }
 
-void write_catalog_data(SQLite::Database& db, const CatalogData& data) {
+void write_catalog_data(SQLite::Database& db, const CatalogData& data,
+                        const ProgressSink& progress) {
+  const ImportReport n = count_rows(data);
+  RowCounter counter{progress, n.total()};
   try {
     write_providers(db, data);
+    counter.add(n.providers + n.regions);
     write_gpus(db, data);
+    counter.add(n.gpus);
     write_instance_types(db, data);
-    write_prices(db, data);
+    counter.add(n.instance_types);
+    write_prices(db, data, counter);  // most of the rows: counted one by one
     write_discounts(db, data);
     write_resource_prices(db, "disk_price", data.disk_prices);
     write_resource_prices(db, "bandwidth_price", data.bandwidth_prices);
     write_fx_rates(db, data);
     write_policies(db, data);
+    counter.add(n.discounts + n.disk_prices + n.bandwidth_prices + n.fx_rates + n.policies);
+    counter.report();
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot write the catalog: ") + e.what());
   }

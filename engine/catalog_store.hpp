@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpubill/catalog.hpp"
+#include "gpubill/progress.hpp"
 
 namespace gpubill {
 
@@ -42,9 +43,11 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
 // Upserts every row of `data`: a row whose unique key is already stored replaces the stored
 // row (keeping its id); a GPU's aliases and an instance type's attachable GPUs are replaced as a
 // whole. Row ids in `data` are ignored. Writes in dependency order (providers, regions, GPUs,
-// instance types, then the rest). The caller wraps the call in a transaction. Throws
-// StoreError (e.g. a foreign key to a missing provider).
-void write_catalog_data(SQLite::Database& db, const CatalogData& data);
+// instance types, then the rest). The caller wraps the call in a transaction. Reports
+// "import" progress in rows written (total: the rows of `data`). Throws StoreError (e.g. a
+// foreign key to a missing provider).
+void write_catalog_data(SQLite::Database& db, const CatalogData& data,
+                        const ProgressSink& progress = {});
 
 // parse_catalog_json for text this build ships (the bundled catalog): the same rows and field
 // checks, without the per-key event callback that rejects duplicate keys and places syntax

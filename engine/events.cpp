@@ -226,6 +226,7 @@ EventReader::EventReader(const std::string& path) : path_(path), format_(log_for
   csv_ = std::make_unique<CsvScratch>();
   // The header: the first non-blank line.
   while (std::getline(in_, line_)) {
+    bytes_read_ += line_.size() + (in_.eof() ? 0 : 1);  // the '\n' getline dropped
     ++line_number_;
     if (line_number_ == 1 && line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
     if (!line_.empty() && line_.back() == '\r') line_.pop_back();
@@ -241,6 +242,7 @@ EventReader::~EventReader() = default;
 
 EventReader::Status EventReader::next(UsageEvent& event) {
   while (std::getline(in_, line_)) {
+    bytes_read_ += line_.size() + (in_.eof() ? 0 : 1);  // the '\n' getline dropped
     ++line_number_;
     if (line_number_ == 1 && line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
     if (!line_.empty() && line_.back() == '\r') line_.pop_back();

@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
+
 #include "gpubill/catalog.hpp"
 #include "gpubill/db.hpp"
 #include "gpubill/errors.hpp"
@@ -45,7 +47,18 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
     const auto before = page_cache_counts(sql);
     WriteTransaction tx(sql, db.path(), "replay");
     Driver driver(sql, catalog, options);
+    if (options.progress) {
+      for (const auto& path : paths) {
+        std::error_code ec;  // a file that cannot be read fails in replay_file
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec) driver.bytes_total += size;
+      }
+    }
     for (const auto& path : paths) driver.replay_file(path);
+    if (options.progress) {
+      driver.bytes_total = driver.bytes_done;  // every file read: the last report ends at its total
+      driver.report_bytes(driver.bytes_done);
+    }
     driver.finish();
     tx.commit();
     const auto after = page_cache_counts(sql);

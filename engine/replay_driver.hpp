@@ -74,6 +74,9 @@ class Driver {
       const auto status = reader.next(ev);
       if (status == EventReader::Status::end) break;
       ++report.events_read;
+      if (options_.progress && report.events_read % kProgressEvery == 0) {
+        report_bytes(bytes_done + reader.bytes_read());
+      }
       if (status == EventReader::Status::malformed) {
         // Nothing is applied: the whole replay is one transaction, rolled back by the throw.
         if (!options_.skip_invalid) throw reader.error();
@@ -88,6 +91,15 @@ class Driver {
       }
       apply(ev, path, reader.line_number(), reader.line_text());
     }
+    bytes_done += reader.bytes_read();
+  }
+
+  // Replay progress (ReplayOptions::progress): bytes of the files read so far (replay_file adds
+  // each), and of all the files (replay.cpp sets it from their sizes).
+  std::uint64_t bytes_done = 0, bytes_total = 0;
+  void report_bytes(std::uint64_t done) {
+    bytes_total = std::max(bytes_total, done);  // a file that grew while being read
+    options_.progress({"replay", done, bytes_total, "bytes", report.events_read, "events"});
   }
 
   void finish() {

@@ -189,6 +189,14 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
     std::string payload, file;
   };
   std::vector<Stored> events;
+  Progress progress{"rebuild", 0, 0, "events", 0, "events"};
+  if (options.progress) {
+    SQLite::Statement q(db,
+                        "SELECT count(*) FROM event WHERE account IN (SELECT account FROM "
+                        "rebuild_target) AND seq NOT IN (SELECT seq FROM event_void)");
+    q.executeStep();
+    progress.total = static_cast<std::uint64_t>(q.getColumn(0).getInt64());
+  }
   for (std::int64_t after = 0;;) {
     events.clear();
     batch.reset();
@@ -203,9 +211,17 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
       const auto raw = raw_of.find({e.file, e.line});
       driver.reapply(e.seq, e.payload, e.file, e.line,
                      raw == raw_of.end() ? e.payload : raw->second);
+      if (options.progress && ++progress.items % kProgressEvery == 0) {
+        progress.done = static_cast<std::uint64_t>(progress.items);
+        options.progress(progress);
+      }
     }
     if (events.size() < static_cast<std::size_t>(kBatch)) break;
     after = events.back().seq;
+  }
+  if (options.progress) {
+    progress.done = progress.total = static_cast<std::uint64_t>(progress.items);
+    options.progress(progress);
   }
   settle_runs_before(std::numeric_limits<std::int64_t>::max());
   if (final_clock) {

@@ -18,10 +18,8 @@ struct CliRun {
 
 enum class Stderr { merged, discarded };
 
-// `args` are appended to the quoted CLI path as they are: quote paths with spaces yourself.
-inline CliRun run_cli(const std::string& args, Stderr err = Stderr::merged) {
-  const std::string command = std::string("'") + GPUBILL_CLI_PATH + "' " + args +
-                              (err == Stderr::merged ? " 2>&1" : " 2>/dev/null");
+// Runs a shell command line and captures its standard output.
+inline CliRun run_shell(const std::string& command) {
   CliRun r;
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -31,6 +29,12 @@ inline CliRun run_cli(const std::string& args, Stderr err = Stderr::merged) {
   const int status = ::pclose(pipe);
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// `args` are appended to the quoted CLI path as they are: quote paths with spaces yourself.
+inline CliRun run_cli(const std::string& args, Stderr err = Stderr::merged) {
+  return run_shell(std::string("'") + GPUBILL_CLI_PATH + "' " + args +
+                   (err == Stderr::merged ? " 2>&1" : " 2>/dev/null"));
 }
 
 // Creates the database at `path` with the bundled catalog unless it exists, as a user does once

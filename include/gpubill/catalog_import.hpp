@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gpubill/catalog.hpp"
+#include "gpubill/progress.hpp"
 #include "gpubill/time.hpp"
 
 namespace gpubill {
@@ -61,8 +62,10 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
                               const std::string& file_name);
 
 // Reads, validates and imports a JSON catalog file in one transaction. References may point
-// to rows already in the database. Returns the row counts of the file.
-ImportReport import_catalog_file(Database& db, const std::string& path);
+// to rows already in the database. Returns the row counts of the file. `progress` gets
+// "import" reports in rows written (progress.hpp) once the file is parsed and checked.
+ImportReport import_catalog_file(Database& db, const std::string& path,
+                                 const ProgressSink& progress = {});
 
 // The same checks as import_catalog_file, against the same database, writing nothing.
 ImportReport validate_catalog_file(Database& db, const std::string& path);
@@ -126,8 +129,10 @@ SkyPilotImport parse_skypilot_csv(std::string_view text, const std::string& file
 // Reads, converts and imports a SkyPilot vms.csv in one transaction, matching accelerators
 // against the database's catalog. Instance types and regions already in the database keep
 // their existing rows (SkyPilot adds prices to them); new ones are added.
+// `progress`: as for import_catalog_file.
 ImportReport import_skypilot_file(Database& db, const std::string& path,
-                                  const SkyPilotOptions& options);
+                                  const SkyPilotOptions& options,
+                                  const ProgressSink& progress = {});
 // The same, writing nothing.
 ImportReport validate_skypilot_file(Database& db, const std::string& path,
                                     const SkyPilotOptions& options);

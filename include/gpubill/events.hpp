@@ -102,6 +102,8 @@ class EventReader {
   // The raw text of the record just read (without the line end).
   const std::string& line_text() const noexcept { return line_; }
   const InputError& error() const { return *error_; }
+  // Bytes of the file read so far (line ends included): the file's size at the end.
+  std::uint64_t bytes_read() const noexcept { return bytes_read_; }
 
  private:
   std::string path_;
@@ -109,6 +111,7 @@ class EventReader {
   std::ifstream in_;
   std::string line_;
   std::int64_t line_number_ = 0;
+  std::uint64_t bytes_read_ = 0;
   std::vector<std::string> columns_;  // CSV header
   std::optional<InputError> error_;
   struct CsvScratch;

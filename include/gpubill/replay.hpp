@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpubill/db.hpp"
+#include "gpubill/progress.hpp"
 #include "gpubill/time.hpp"
 
 namespace gpubill {
@@ -44,6 +45,10 @@ struct ReplayOptions {
   // tables, which grow with the transaction, so a cap below the replay's working set slows
   // long replays down (docs/benchmarks.md, "Replay"). Values below 2048 are raised to 2048.
   std::int64_t page_cache_kib = kDefaultReplayCacheKiB;
+
+  // Reports "replay" progress in bytes of the log files read (total: their sizes, summed), every
+  // kProgressEvery events and once when every file is read.
+  ProgressSink progress;
 };
 
 struct ReplayReport {
@@ -99,6 +104,9 @@ struct RebuildOptions {
   std::optional<Instant> not_after;
   std::chrono::seconds max_settlement_step = std::chrono::days{400};
   bool allow_long_settlement = false;
+  // Reports "rebuild" progress in stored events re-applied (total: the events to re-apply),
+  // every kProgressEvery events and once at the end.
+  ProgressSink progress;
 };
 
 struct RebuildReport {

@@ -1,0 +1,175 @@
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+#include "gpubill/errors.hpp"
+#include "gpubill/percent.hpp"
+#include "quote_compare_output.hpp"
+
+namespace gpubill::cli {
+
+namespace {
+
+const QuoteSnapshotLine& key_of(const LineComparison& c) {
+  return c.after ? *c.after : *c.before;
+}
+
+std::string rank_of(const QuoteSnapshotLine* l) {
+  return l ? std::to_string(l->rank) : "";
+}
+
+std::string exact(const std::optional<Money>& m) {
+  return m ? m->amount().to_string() : "";
+}
+
+std::string opt_text(const std::optional<Decimal>& d) {
+  return d ? d->to_string() : "";
+}
+
+std::string pct(const std::optional<Decimal>& d) {
+  return d ? percent_text(*d) : "";
+}
+
+std::string signed_move(const std::optional<long>& move) {
+  if (!move || *move == 0) return "";
+  return (*move > 0 ? "+" : "") + std::to_string(*move);
+}
+
+std::optional<Money> price_of(const QuoteSnapshotLine* l) {
+  return l ? l->unit_price : std::nullopt;
+}
+std::optional<Money> total_of(const QuoteSnapshotLine* l) {
+  return l ? l->total : std::nullopt;
+}
+
+// "18.02 CNY", or "18.02 → 17.50 CNY"; "unknown" for a line without a price.
+std::string price_change_text(const LineComparison& c) {
+  const auto one = [](const QuoteSnapshotLine* l) {
+    return l->unit_price ? l->unit_price->to_string() : std::string("unknown");
+  };
+  if (!c.before) return one(c.after);
+  if (!c.after || c.before->unit_price == c.after->unit_price) return one(c.before);
+  if (c.price_delta) {
+    return c.before->unit_price->amount().to_string() + " \u2192 " + one(c.after);
+  }
+  return one(c.before) + " \u2192 " + one(c.after);
+}
+
+// "3 → 1", or the one rank a new, removed or unmoved line has.
+std::string rank_change_text(const LineComparison& c) {
+  if (!c.before) return rank_of(c.after);
+  if (!c.after || c.before->rank == c.after->rank) return rank_of(c.before);
+  return rank_of(c.before) + " \u2192 " + rank_of(c.after);
+}
+
+Table text_table(const QuoteComparison& cmp, const std::string& cur) {
+  Table t{{{"change"},
+           {"rank"},
+           {"move", true},
+           {"provider"},
+           {"region"},
+           {"instance_type"},
+           {"mode"},
+           {"unit_price"},
+           {"price_pct", true},
+           {"was_" + cur, true},
+           {"total_" + cur, true},
+           {"delta", true},
+           {"total_pct", true}},
+          {}};
+  for (const auto& c : cmp.lines) {
+    const auto& k = key_of(c);
+    const auto delta = c.total_delta
+                           ? std::optional<Money>(Money(*c.total_delta, k.total->currency()))
+                           : std::nullopt;
+    t.add_row({std::string(to_string(c.kind)), rank_change_text(c), signed_move(c.rank_move),
+               k.provider, k.region, k.instance_type, k.mode.empty() ? "-" : k.mode,
+               price_change_text(c), pct(c.price_percent), money_cell(total_of(c.before)),
+               money_cell(total_of(c.after)), money_cell(delta), pct(c.total_percent)});
+  }
+  return t;
+}
+
+// Exact amounts and one value a cell, for machines.
+Table data_table(const QuoteComparison& cmp) {
+  Table t{{{"change"},
+           {"provider"},
+           {"region"},
+           {"instance_type"},
+           {"mode"},
+           {"rank_before"},
+           {"rank_after"},
+           {"rank_move"},
+           {"price_before"},
+           {"price_after"},
+           {"price_currency"},
+           {"price_delta"},
+           {"price_pct"},
+           {"total_before"},
+           {"total_after"},
+           {"total_delta"},
+           {"total_pct"},
+           {"total_pct_exact"}},
+          {}};
+  for (const auto& c : cmp.lines) {
+    const auto& k = key_of(c);
+    const auto price = price_of(c.after) ? price_of(c.after) : price_of(c.before);
+    t.add_row({std::string(to_string(c.kind)), k.provider, k.region, k.instance_type, k.mode,
+               rank_of(c.before), rank_of(c.after), c.rank_move ? std::to_string(*c.rank_move) : "",
+               exact(price_of(c.before)), exact(price_of(c.after)),
+               price ? price->currency().to_string() : "", opt_text(c.price_delta),
+               pct(c.price_percent), exact(total_of(c.before)), exact(total_of(c.after)),
+               opt_text(c.total_delta), pct(c.total_percent), opt_text(c.total_percent)});
+  }
+  return t;
+}
+
+std::string at_text(const std::optional<Instant>& t) {
+  return t ? format_instant(*t) : "unknown";
+}
+
+}  // namespace
+
+void write_quote_comparison(std::ostream& out, const QuoteResult& now, const QuoteSnapshot& before,
+                            const std::string& before_path, std::size_t top, Format format) {
+  if (before.currency != now.currency) {
+    throw InputError(before_path, "", "currency",
+                     "the earlier quote is in " + before.currency.to_string() + ", this one in " +
+                         now.currency.to_string() + ": quote with --currency " +
+                         before.currency.to_string() + " to compare totals");
+  }
+  const QuoteSnapshot after = snapshot_of(now);
+  const QuoteComparison cmp = compare_quotes(before, after, top);
+  const std::size_t added = cmp.count(LineChangeKind::added),
+                    removed = cmp.count(LineChangeKind::removed),
+                    changed = cmp.count(LineChangeKind::changed),
+                    same = cmp.count(LineChangeKind::same);
+  if (format == Format::json) {
+    nlohmann::ordered_json j = {{"compared_to", before_path},
+                                {"before_at", before.at ? nlohmann::ordered_json(at_text(before.at))
+                                                        : nlohmann::ordered_json()},
+                                {"at", format_instant(now.at)},
+                                {"currency", now.currency.to_string()},
+                                {"new", added},
+                                {"removed", removed},
+                                {"changed", changed},
+                                {"same", same},
+                                {"lines", json_rows(data_table(cmp))}};
+    out << json_text(with_schema_version(j)) << "\n";
+    return;
+  }
+  if (format == Format::csv) {
+    write_table(out, data_table(cmp), format);
+    return;
+  }
+  out << "Compared with " << before_path << " (prices at " << at_text(before.at) << "; now "
+      << format_instant(now.at) << "): " << added << " new, " << removed << " removed, " << changed
+      << " changed, " << same << " the same.\n\n";
+  write_table(out, text_table(cmp, now.currency.to_string()), format);
+  out << "\nLines are matched by provider, region, instance type and mode. move: places up (+) "
+         "or down (−) the ranking; delta = total − was; percentages of the earlier value, "
+         "rounded half up to "
+      << kPercentDecimals << " decimals. Totals are in " << now.currency.to_string() << ".\n";
+}
+
+}  // namespace gpubill::cli
