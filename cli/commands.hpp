@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "gpubill/db.hpp"
 #include "gpubill/errors.hpp"
@@ -47,6 +48,9 @@ void add_tco_commands(CLI::App& app, Globals& globals, Action& action);
 // bill, charges, explain, rejects (cmd_bill.cpp).
 void add_bill_commands(CLI::App& app, Globals& globals, Action& action);
 
+// report quote | lease-vs-buy | bill: the HTML reports (cmd_report.cpp).
+void add_report_commands(CLI::App& app, Globals& globals, Action& action);
+
 // replay, instances (cmd_replay.cpp).
 void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
 
@@ -69,6 +73,9 @@ auto flag_value(const std::string& flag, Parse&& parse) -> decltype(parse()) {
     throw InputError("command line", "", flag, e.what());
   }
 }
+
+// "2018-01" → (2018, 1): the --month of bill and report bill. Throws ParseError.
+std::pair<int, unsigned> parse_month(const std::string& text);
 
 // Checks that `account` (given by --account) is one a stored event or reject names; throws
 // InputError naming --account and the closest known accounts otherwise.
