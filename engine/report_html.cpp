@@ -51,6 +51,7 @@ table{border-collapse:collapse;margin:6px 0 12px;font-size:12.5px}
 th,td{padding:3px 8px;border-bottom:1px solid var(--rule);text-align:left;vertical-align:top;white-space:nowrap}
 td:last-child{white-space:normal}
 table.lines{width:100%}
+table.lines td{white-space:normal}table.lines td.num,table.lines td:nth-child(10){white-space:nowrap}
 th{background:var(--band);font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:target,section:target{background:#fff6d5}

@@ -180,7 +180,10 @@ void write_quote_report(std::ostream& out, const QuoteResult& q, std::string_vie
   }
   out << "<div class=\"legend\">";
   for (std::size_t m = 0; m < kModes.size(); ++m) {
-    out << report::legend_item(m, std::string(to_string(kModes[m])), false);
+    const auto in_mode = [&](const QuoteLine& l) { return l.priced && l.mode == kModes[m]; };
+    if (std::any_of(q.lines.begin(), q.lines.end(), in_mode)) {
+      out << report::legend_item(m, std::string(to_string(kModes[m])), false);
+    }
   }
   out << "</div>\n" << ranked_bars(q, bars_per_mode) << "\n";
   std::size_t providers = 0;
