@@ -41,6 +41,7 @@ std::string ranked_bars(const QuoteResult& q, std::size_t per_mode) {
     group.push_back(&l);
     top = std::max(top, l.total->amount());
   }
+  if (top.is_zero()) return "<p>No priced line to draw.</p>";
   constexpr double kRow = 22, kHead = 28, kLabel = 400, kWidth = 1160;
   double height = 24 + 48;
   for (const auto& g : groups) height += g.empty() ? 0 : kHead + kRow * g.size();

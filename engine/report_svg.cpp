@@ -53,7 +53,8 @@ double Scale::px(Decimal value) const {
 std::vector<Decimal> nice_ticks(Decimal lo, Decimal hi, int target) {
   if (hi < lo) std::swap(lo, hi);
   if (hi == lo) {
-    lo = lo - Decimal(1);
+    // Nothing to span: 0 … 1 for zero (an empty chart keeps its axis at 0), else ±1 around it.
+    if (!lo.is_zero()) lo = lo - Decimal(1);
     hi = hi + Decimal(1);
   }
   const Decimal span = hi - lo;

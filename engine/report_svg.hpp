@@ -31,7 +31,7 @@ class Scale {
 };
 
 // Ticks at multiples of a round step (1, 2 or 5 × 10^k) from at or below `lo` to at or above
-// `hi`, about `target` intervals; lo == hi gives a unit range around it.
+// `hi`, about `target` intervals; lo == hi gives 0 … 1 for zero, else a unit range around it.
 std::vector<Decimal> nice_ticks(Decimal lo, Decimal hi, int target = 5);
 
 // The ticks of nice_ticks that lie within [lo, hi]: for an axis whose domain is fixed.
