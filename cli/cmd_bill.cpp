@@ -26,21 +26,6 @@ std::string signed_text(Decimal d) {
   return d.sign() > 0 ? "+" + d.to_string() : d.to_string();
 }
 
-// "2018-01" → (2018, 1). Throws ParseError.
-std::pair<int, unsigned> parse_month(const std::string& text) {
-  const auto bad = [&] {
-    throw ParseError("'" + text + "' is not a month: expected YYYY-MM, e.g. 2018-01");
-  };
-  if (text.size() != 7 || text[4] != '-') bad();
-  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u}) {
-    if (text[i] < '0' || text[i] > '9') bad();
-  }
-  const int year = std::stoi(text.substr(0, 4));
-  const unsigned month = static_cast<unsigned>(std::stoi(text.substr(5, 2)));
-  if (month < 1 || month > 12) bad();
-  return {year, month};
-}
-
 // ---- charges -----------------------------------------------------------------------------
 
 struct ChargesArgs {

@@ -13,202 +13,12 @@
 #include "gpubill/workload.hpp"
 #include "output.hpp"
 #include "quote_compare_output.hpp"
+#include "quote_args.hpp"
 
 namespace gpubill::cli {
 
 namespace {
 
-// The workload flags; each overrides the same field of a workload file.
-struct WorkloadArgs {
-  std::string file;
-  std::vector<std::string> gpus, providers, regions, modes;
-  int count = 1, min_vcpu = 0, days = 0, months = 0, bandwidth_mbps = 0;
-  std::string min_fp32, min_fp16, min_gpu_memory, min_ram, dataset_gb, headroom_gb, disk_kind,
-      egress_gb, hours, hours_per_day, gpu_hours, reference_gpu, pflop, precision, efficiency,
-      currency, at, interruptions_per_hour, checkpoint_interval_hours, checkpoint_write_hours,
-      restart_hours;
-  bool nvlink = false;
-  std::map<std::string, CLI::Option*> options;  // flag name → option
-  bool given(const std::string& flag) const {
-    auto it = options.find(flag);
-    return it != options.end() && it->second->count() > 0;
-  }
-};
-
-void add_workload_options(CLI::App& sub, WorkloadArgs& a) {
-  sub.add_option("workload", a.file,
-                 "Workload file (JSON, docs/workload-format.md); flags override it");
-  auto add = [&](const std::string& flag, auto& target, const std::string& help) {
-    a.options[flag] = sub.add_option(flag, target, help);
-  };
-  add("--gpu", a.gpus,
-      "GPU model (repeatable): V100, A100-80GB; a family name covers its variants");
-  add("--count", a.count, "GPUs per instance (default 1)");
-  add("--min-fp32", a.min_fp32, "Floor on FP32 TFLOPS per GPU");
-  add("--min-fp16", a.min_fp16, "Floor on FP16 tensor TFLOPS per GPU");
-  add("--min-gpu-memory", a.min_gpu_memory, "Floor on memory per GPU (GB)");
-  a.options["--nvlink"] = sub.add_flag("--nvlink", a.nvlink, "Require NVLink between the GPUs");
-  add("--min-vcpu", a.min_vcpu, "Floor on vCPUs");
-  add("--min-ram", a.min_ram, "Floor on RAM in GB (default: the total GPU memory; 0 = none)");
-  add("--dataset-gb", a.dataset_gb, "Data set size in GB, priced on SSD with the headroom");
-  add("--headroom-gb", a.headroom_gb, "Extra SSD space in GB (default 50)");
-  add("--disk-kind", a.disk_kind, "Disk kind to price (default cloud_ssd)");
-  add("--bandwidth-mbps", a.bandwidth_mbps, "Fixed bandwidth in Mbps");
-  add("--egress-gb", a.egress_gb, "Traffic out in GB");
-  add("--hours", a.hours, "Duration: hours of continuous use");
-  add("--hours-per-day", a.hours_per_day, "Duration: hours a day (with --days)");
-  add("--days", a.days, "Duration: days of the daily schedule");
-  add("--months", a.months, "Duration: months of 720 h");
-  add("--gpu-hours", a.gpu_hours, "Work: GPU-hours on the reference GPU");
-  add("--reference-gpu", a.reference_gpu,
-      "GPU the --gpu-hours were measured on (default: the first --gpu)");
-  add("--pflop", a.pflop, "Work: total PFLOP");
-  add("--precision", a.precision, "Precision of the work: fp32 (default) or fp16");
-  add("--efficiency", a.efficiency,
-      "Fraction of peak throughput the --pflop work reaches (default 1)");
-  add("--interruptions-per-hour", a.interruptions_per_hour,
-      "Spot: expected interruptions per hour of running; spot lines then show the expected "
-      "total and finish time");
-  add("--checkpoint-interval-hours", a.checkpoint_interval_hours,
-      "Spot: hours between checkpoints (default 1)");
-  add("--checkpoint-write-hours", a.checkpoint_write_hours,
-      "Spot: hours to write one checkpoint (default 0)");
-  add("--restart-hours", a.restart_hours, "Spot: hours to restart after a stop (default 0)");
-  add("--provider", a.providers, "Allowed provider (repeatable)");
-  add("--region", a.regions, "Allowed region (repeatable)");
-  add("--mode", a.modes,
-      "Allowed billing mode (repeatable): payg, prepaid, spot, reserved_1y, reserved_3y");
-  add("--currency", a.currency, "Comparison currency (default CNY)");
-  add("--at", a.at, "Date whose prices and FX rates apply (default: the latest price date)");
-}
-
-std::optional<Decimal> decimal_flag(const std::string& flag, const std::string& text) {
-  const auto d = Decimal::try_parse(text);
-  if (!d) throw InputError("command line", "", flag, "'" + text + "' is not an exact decimal");
-  if (d->sign() < 0) throw InputError("command line", "", flag, "must not be negative");
-  return d;
-}
-
-Workload build_workload(const WorkloadArgs& a) {
-  Workload w;
-  if (!a.file.empty()) w = load_workload_file(a.file);
-  auto mark = [&](const std::string& pointer, const std::string& flag) { w.flags[pointer] = flag; };
-  if (a.given("--gpu")) {
-    w.gpu.models = a.gpus;
-    mark("/gpu/models", "--gpu");
-  }
-  if (a.given("--count")) {
-    w.gpu.count = a.count;
-    mark("/gpu/count", "--count");
-  }
-  if (a.given("--min-fp32")) {
-    w.gpu.min_fp32_tflops = decimal_flag("--min-fp32", a.min_fp32);
-    mark("/gpu/min_fp32_tflops", "--min-fp32");
-  }
-  if (a.given("--min-fp16")) {
-    w.gpu.min_fp16_tflops = decimal_flag("--min-fp16", a.min_fp16);
-    mark("/gpu/min_fp16_tflops", "--min-fp16");
-  }
-  if (a.given("--min-gpu-memory")) {
-    w.gpu.min_memory_gb = decimal_flag("--min-gpu-memory", a.min_gpu_memory);
-    mark("/gpu/min_memory_gb", "--min-gpu-memory");
-  }
-  if (a.given("--nvlink")) {
-    w.gpu.nvlink = a.nvlink;
-    mark("/gpu/nvlink", "--nvlink");
-  }
-  if (a.given("--min-vcpu")) {
-    w.host.min_vcpu = a.min_vcpu;
-    mark("/host/min_vcpu", "--min-vcpu");
-  }
-  if (a.given("--min-ram")) {
-    w.host.min_ram_gb = decimal_flag("--min-ram", a.min_ram);
-    mark("/host/min_ram_gb", "--min-ram");
-  }
-  if (a.given("--dataset-gb")) {
-    w.storage.dataset_gb = decimal_flag("--dataset-gb", a.dataset_gb);
-    mark("/storage/dataset_gb", "--dataset-gb");
-  }
-  if (a.given("--headroom-gb")) {
-    w.storage.headroom_gb = decimal_flag("--headroom-gb", a.headroom_gb);
-    mark("/storage/headroom_gb", "--headroom-gb");
-  }
-  if (a.given("--disk-kind")) {
-    w.storage.disk_kind = a.disk_kind;
-    mark("/storage/disk_kind", "--disk-kind");
-  }
-  if (a.given("--bandwidth-mbps")) {
-    w.network.bandwidth_mbps = a.bandwidth_mbps;
-    mark("/network/bandwidth_mbps", "--bandwidth-mbps");
-  }
-  if (a.given("--egress-gb")) {
-    w.network.egress_gb = decimal_flag("--egress-gb", a.egress_gb);
-    mark("/network/egress_gb", "--egress-gb");
-  }
-  const std::pair<const char*, std::pair<std::optional<Decimal>*, const std::string*>> spot[] = {
-      {"interruptions_per_hour", {&w.spot.interruptions_per_hour, &a.interruptions_per_hour}},
-      {"checkpoint_interval_hours",
-       {&w.spot.checkpoint_interval_hours, &a.checkpoint_interval_hours}},
-      {"checkpoint_write_hours", {&w.spot.checkpoint_write_hours, &a.checkpoint_write_hours}},
-      {"restart_hours", {&w.spot.restart_hours, &a.restart_hours}}};
-  for (const auto& [key, target] : spot) {
-    std::string flag = "--" + std::string(key);
-    std::replace(flag.begin(), flag.end(), '_', '-');
-    if (!a.given(flag)) continue;
-    *target.first = decimal_flag(flag, *target.second);
-    mark(std::string("/spot/") + key, flag);
-  }
-  // A duration flag replaces the file's duration as a whole.
-  const bool new_duration = a.given("--hours") || a.given("--hours-per-day") || a.given("--days") ||
-                            a.given("--months") || a.given("--gpu-hours") || a.given("--pflop");
-  if (new_duration) w.duration = {};
-  auto duration_flag = [&](const char* flag, const char* key) {
-    if (a.given(flag)) mark(std::string("/duration/") + key, flag);
-    return a.given(flag);
-  };
-  if (duration_flag("--hours", "hours")) w.duration.hours = decimal_flag("--hours", a.hours);
-  if (duration_flag("--hours-per-day", "hours_per_day")) {
-    w.duration.hours_per_day = decimal_flag("--hours-per-day", a.hours_per_day);
-  }
-  if (duration_flag("--days", "days")) w.duration.days = a.days;
-  if (duration_flag("--months", "months")) w.duration.months = a.months;
-  if (duration_flag("--gpu-hours", "gpu_hours")) {
-    w.duration.gpu_hours = decimal_flag("--gpu-hours", a.gpu_hours);
-  }
-  if (duration_flag("--reference-gpu", "reference_gpu")) w.duration.reference_gpu = a.reference_gpu;
-  if (duration_flag("--pflop", "pflop")) w.duration.pflop = decimal_flag("--pflop", a.pflop);
-  if (duration_flag("--precision", "precision")) {
-    try {
-      w.duration.precision = parse_precision(a.precision);
-    } catch (const ParseError& e) {
-      throw InputError("command line", "", "--precision", e.what());
-    }
-  }
-  if (duration_flag("--efficiency", "efficiency")) {
-    w.duration.efficiency = decimal_flag("--efficiency", a.efficiency);
-  }
-  if (a.given("--provider")) {
-    w.providers = a.providers;
-    mark("/providers", "--provider");
-  }
-  if (a.given("--region")) {
-    w.regions = a.regions;
-    mark("/regions", "--region");
-  }
-  if (a.given("--mode")) {
-    w.modes = a.modes;
-    mark("/modes", "--mode");
-  }
-  if (a.given("--currency")) {
-    w.currency = a.currency;
-    mark("/currency", "--currency");
-  }
-  if (a.given("--at")) {
-    w.date = a.at;
-    mark("/date", "--at");
-  }
-  return w;
-}
 
 std::string hours_cell(std::int64_t seconds) {
   return Decimal::divide(Decimal(seconds), 3600, 1, RoundingMode::half_up).to_string(1);
@@ -412,25 +222,6 @@ void print_exclusions(std::ostream& out, const QuoteResult& q, bool with_filters
   }
 }
 
-std::string describe(const ResolvedWorkload& w) {
-  std::string gpu;
-  for (const auto& [name, gpus] : w.matched_names) {
-    std::vector<std::string> ids;
-    for (const Gpu* g : gpus) ids.push_back(g->id);
-    gpu += (gpu.empty() ? "" : " or ") + name +
-           (ids.size() == 1 && ids[0] == name ? "" : " (" + join(ids, ", ") + ")");
-  }
-  if (gpu.empty()) gpu = "any GPU";
-  std::string floors;
-  if (w.min_fp32_tflops) floors += ", FP32 ≥ " + w.min_fp32_tflops->to_string() + " TFLOPS";
-  if (w.min_fp16_tflops) floors += ", FP16 ≥ " + w.min_fp16_tflops->to_string() + " TFLOPS";
-  if (w.min_memory_gb) floors += ", memory ≥ " + w.min_memory_gb->to_string() + " GB";
-  if (w.nvlink) floors += ", NVLink";
-  if (w.min_vcpu) floors += ", ≥ " + std::to_string(*w.min_vcpu) + " vCPU";
-  if (w.min_ram_gb) floors += ", RAM ≥ " + w.min_ram_gb->to_string() + " GB";
-  return std::to_string(w.gpu_count) + " × " + gpu + floors;
-}
-
 // What `quote` shows besides the ranking itself.
 struct QuoteShow {
   std::size_t top = 20;
@@ -447,21 +238,6 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
       show.compare_to.empty() ? std::nullopt
                               : std::optional<QuoteSnapshot>(read_quote_snapshot(show.compare_to));
   auto db = globals.open_database(Access::read);
-  Workload spec = build_workload(args);
-  // A quote reads prices at one instant: load the rows around it, not the whole history.
-  std::optional<Instant> at;
-  if (spec.date) {
-    try {
-      at = parse_instant(*spec.date, /*allow_date=*/true);
-    } catch (const ParseError&) {
-      // resolve_workload reports it, naming the field
-    }
-  } else {
-    at = latest_price_date(db);
-  }
-  const Catalog catalog = at ? load_quote_catalog(db, *at, spec) : Catalog::load(db);
-  const QuoteEngine engine(catalog);
-  const ResolvedWorkload w = resolve_workload(std::move(spec), catalog);
   QuoteOptions options;
   options.top = top;
   if (!explain.empty()) {
@@ -471,7 +247,9 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
     options.top = rank ? std::stoul(explain) : 0;
   }
   if (before) options.top = 0;  // match earlier lines beyond the top N too
-  const QuoteResult q = engine.quote(w, options);
+  const auto priced = price_workload(db, build_workload(args), options);
+  const ResolvedWorkload& w = priced->workload;
+  const QuoteResult& q = priced->result;
   if (before) {
     write_quote_comparison(std::cout, q, *before, show.compare_to, top, format);
     return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;

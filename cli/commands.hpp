@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "gpubill/catalog.hpp"
 #include "gpubill/db.hpp"
@@ -52,6 +53,8 @@ void add_bill_commands(CLI::App& app, Globals& globals, Action& action);
 
 // catalog diff (cmd_catalog_diff.cpp), under the `catalog` subcommand.
 void add_catalog_diff_command(CLI::App& catalog, Globals& globals, Action& action);
+// report quote | lease-vs-buy | bill: the HTML reports (cmd_report.cpp).
+void add_report_commands(CLI::App& app, Globals& globals, Action& action);
 
 // replay, instances (cmd_replay.cpp).
 void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
@@ -83,6 +86,8 @@ auto flag_value(const std::string& flag, Parse&& parse) -> decltype(parse()) {
 void check_provider_flag(const Catalog& catalog, const std::string& provider);
 std::vector<std::string> gpu_flag(const Catalog& catalog, const std::string& name);
 std::optional<BillingMode> mode_flag(const std::string& text);
+// "2018-01" → (2018, 1): the --month of bill and report bill. Throws ParseError.
+std::pair<int, unsigned> parse_month(const std::string& text);
 
 // Checks that `account` (given by --account) is one a stored event or reject names; throws
 // InputError naming --account and the closest known accounts otherwise.

@@ -42,6 +42,20 @@ std::optional<BillingMode> mode_flag(const std::string& text) {
   return flag_value("--mode", [&] { return parse_billing_mode(text); });
 }
 
+std::pair<int, unsigned> parse_month(const std::string& text) {
+  const auto bad = [&] {
+    throw ParseError("'" + text + "' is not a month: expected YYYY-MM, e.g. 2018-01");
+  };
+  if (text.size() != 7 || text[4] != '-') bad();
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u}) {
+    if (text[i] < '0' || text[i] > '9') bad();
+  }
+  const int year = std::stoi(text.substr(0, 4));
+  const unsigned month = static_cast<unsigned>(std::stoi(text.substr(5, 2)));
+  if (month < 1 || month > 12) bad();
+  return {year, month};
+}
+
 void check_account(Database& db, const std::string& account) {
   const std::vector<std::string> known = known_accounts(db);
   if (std::binary_search(known.begin(), known.end(), account)) return;

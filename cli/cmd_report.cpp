@@ -1,0 +1,121 @@
+// gpubill report quote | lease-vs-buy | bill: the HTML reports (include/gpubill/report.hpp),
+// with the flags of the commands whose numbers they draw.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "gpubill/errors.hpp"
+#include "gpubill/ledger.hpp"
+#include "gpubill/report.hpp"
+#include "quote_args.hpp"
+#include "tco_args.hpp"
+
+namespace gpubill::cli {
+
+namespace {
+
+// Writes the page to `path` ("-" = standard output). The page is built in memory first, so
+// that a failed report leaves no half-written file.
+template <class Write>
+void write_page(const std::string& path, Write&& write) {
+  std::ostringstream page;
+  write(page);
+  if (path == "-") {
+    std::cout << page.str();
+    return;
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw InputError(path, "", "--output", "cannot be opened for writing");
+  file << page.str();
+  file.close();
+  if (!file) throw InputError(path, "", "--output", "could not be written");
+}
+
+void add_output_option(CLI::App& sub, std::string& path) {
+  sub.add_option("-o,--output", path, "The HTML file to write (- for standard output)")->required();
+}
+
+struct BillReportArgs {
+  std::string account, month, zone, output;
+};
+
+int run_bill_report(const Globals& globals, const BillReportArgs& args) {
+  auto db = globals.open_database(Access::read);
+  const auto [year, month] = flag_value("--month", [&] { return parse_month(args.month); });
+  check_account(db, args.account);
+  std::optional<Calendar> calendar;
+  if (!args.zone.empty()) calendar = flag_value("--zone", [&] { return Calendar(args.zone); });
+  const BillReportData data = load_bill_report(db, args.account, year, month, calendar);
+  write_page(args.output, [&](std::ostream& out) { write_bill_report(out, data); });
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_report_commands(CLI::App& app, Globals& globals, Action& action) {
+  auto* report = app.add_subcommand(
+      "report", "Write a self-contained HTML report with charts (no scripts; opens offline)");
+  report->require_subcommand(1);
+  {
+    auto* sub = report->add_subcommand(
+        "quote", "Ranked offers, prepaid against pay-as-you-go, and every line of a quote");
+    auto args = std::make_shared<WorkloadArgs>();
+    auto top = std::make_shared<std::size_t>(0);
+    auto bars = std::make_shared<std::size_t>(10);
+    auto output = std::make_shared<std::string>();
+    add_workload_options(*sub, *args);
+    sub->add_option("--top", *top, "Report the best N priced lines (default 0 = all)");
+    sub->add_option("--bars-per-mode", *bars,
+                    "Draw the best N lines of each billing mode as bars (default 10; 0 = all)");
+    add_output_option(*sub, *output);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args, top, bars, output] {
+      action = [&globals, args, top, bars, output] {
+        auto db = globals.open_database(Access::read);
+        QuoteOptions options;
+        options.top = *top;
+        const auto priced = price_workload(db, build_workload(*args), options);
+        write_page(*output, [&](std::ostream& out) {
+          write_quote_report(out, priced->result, describe(priced->workload), *bars);
+        });
+        return priced->result.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
+      };
+    });
+  }
+  {
+    auto* sub = report->add_subcommand(
+        "lease-vs-buy", "Cumulative cost by month and cost against utilisation, buy against rent");
+    auto args = std::make_shared<TcoArgs>();
+    auto output = std::make_shared<std::string>();
+    add_tco_options(*sub, *args);
+    add_output_option(*sub, *output);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args, output] {
+      action = [&globals, args, output] {
+        auto db = globals.open_database(Access::read);
+        const auto catalog = Catalog::load(db);
+        const LeaseVsBuyResult r = lease_vs_buy_of(catalog, *args);
+        write_page(*output, [&](std::ostream& out) { write_lease_vs_buy_report(out, r); });
+        return r.options.empty() ? kExitNothingMatched : kExitOk;
+      };
+    });
+  }
+  {
+    auto* sub = report->add_subcommand(
+        "bill", "A monthly statement with cost per day, balance and instance timeline");
+    auto args = std::make_shared<BillReportArgs>();
+    sub->add_option("--account", args->account, "The account")->required();
+    sub->add_option("--month", args->month, "The month, YYYY-MM")->required();
+    sub->add_option("--zone", args->zone,
+                    "Time zone of the month's bounds (default: the account's billing time zone)");
+    add_output_option(*sub, args->output);
+    add_db_option(*sub, globals);
+    sub->callback([&globals, &action, args] {
+      action = [&globals, args] { return run_bill_report(globals, *args); };
+    });
+  }
+}
+
+}  // namespace gpubill::cli
