@@ -12,13 +12,12 @@
 #include "gpubill/quote.hpp"
 #include "gpubill/workload.hpp"
 #include "output.hpp"
-#include "quote_compare_output.hpp"
 #include "quote_args.hpp"
+#include "quote_compare_output.hpp"
 
 namespace gpubill::cli {
 
 namespace {
-
 
 std::string hours_cell(std::int64_t seconds) {
   return Decimal::divide(Decimal(seconds), 3600, 1, RoundingMode::half_up).to_string(1);

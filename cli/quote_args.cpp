@@ -71,58 +71,32 @@ Workload build_workload(const WorkloadArgs& a) {
   Workload w;
   if (!a.file.empty()) w = load_workload_file(a.file);
   auto mark = [&](const std::string& pointer, const std::string& flag) { w.flags[pointer] = flag; };
-  if (a.given("--gpu")) {
-    w.gpu.models = a.gpus;
-    mark("/gpu/models", "--gpu");
-  }
-  if (a.given("--count")) {
-    w.gpu.count = a.count;
-    mark("/gpu/count", "--count");
-  }
-  if (a.given("--min-fp32")) {
-    w.gpu.min_fp32_tflops = decimal_flag("--min-fp32", a.min_fp32);
-    mark("/gpu/min_fp32_tflops", "--min-fp32");
-  }
-  if (a.given("--min-fp16")) {
-    w.gpu.min_fp16_tflops = decimal_flag("--min-fp16", a.min_fp16);
-    mark("/gpu/min_fp16_tflops", "--min-fp16");
-  }
-  if (a.given("--min-gpu-memory")) {
-    w.gpu.min_memory_gb = decimal_flag("--min-gpu-memory", a.min_gpu_memory);
-    mark("/gpu/min_memory_gb", "--min-gpu-memory");
-  }
-  if (a.given("--nvlink")) {
-    w.gpu.nvlink = a.nvlink;
-    mark("/gpu/nvlink", "--nvlink");
-  }
-  if (a.given("--min-vcpu")) {
-    w.host.min_vcpu = a.min_vcpu;
-    mark("/host/min_vcpu", "--min-vcpu");
-  }
-  if (a.given("--min-ram")) {
-    w.host.min_ram_gb = decimal_flag("--min-ram", a.min_ram);
-    mark("/host/min_ram_gb", "--min-ram");
-  }
-  if (a.given("--dataset-gb")) {
-    w.storage.dataset_gb = decimal_flag("--dataset-gb", a.dataset_gb);
-    mark("/storage/dataset_gb", "--dataset-gb");
-  }
-  if (a.given("--headroom-gb")) {
-    w.storage.headroom_gb = decimal_flag("--headroom-gb", a.headroom_gb);
-    mark("/storage/headroom_gb", "--headroom-gb");
-  }
-  if (a.given("--disk-kind")) {
-    w.storage.disk_kind = a.disk_kind;
-    mark("/storage/disk_kind", "--disk-kind");
-  }
-  if (a.given("--bandwidth-mbps")) {
-    w.network.bandwidth_mbps = a.bandwidth_mbps;
-    mark("/network/bandwidth_mbps", "--bandwidth-mbps");
-  }
-  if (a.given("--egress-gb")) {
-    w.network.egress_gb = decimal_flag("--egress-gb", a.egress_gb);
-    mark("/network/egress_gb", "--egress-gb");
-  }
+  // A flag given on the command line replaces the file's field at `pointer` (noted in w.flags).
+  auto take = [&](const std::string& flag, const std::string& pointer, auto& field,
+                  const auto& value) {
+    if (!a.given(flag)) return;
+    field = value;
+    mark(pointer, flag);
+  };
+  auto take_decimal = [&](const std::string& flag, const std::string& pointer, auto& field,
+                          const std::string& text) {
+    if (!a.given(flag)) return;
+    field = decimal_flag(flag, text);
+    mark(pointer, flag);
+  };
+  take("--gpu", "/gpu/models", w.gpu.models, a.gpus);
+  take("--count", "/gpu/count", w.gpu.count, a.count);
+  take_decimal("--min-fp32", "/gpu/min_fp32_tflops", w.gpu.min_fp32_tflops, a.min_fp32);
+  take_decimal("--min-fp16", "/gpu/min_fp16_tflops", w.gpu.min_fp16_tflops, a.min_fp16);
+  take_decimal("--min-gpu-memory", "/gpu/min_memory_gb", w.gpu.min_memory_gb, a.min_gpu_memory);
+  take("--nvlink", "/gpu/nvlink", w.gpu.nvlink, a.nvlink);
+  take("--min-vcpu", "/host/min_vcpu", w.host.min_vcpu, a.min_vcpu);
+  take_decimal("--min-ram", "/host/min_ram_gb", w.host.min_ram_gb, a.min_ram);
+  take_decimal("--dataset-gb", "/storage/dataset_gb", w.storage.dataset_gb, a.dataset_gb);
+  take_decimal("--headroom-gb", "/storage/headroom_gb", w.storage.headroom_gb, a.headroom_gb);
+  take("--disk-kind", "/storage/disk_kind", w.storage.disk_kind, a.disk_kind);
+  take("--bandwidth-mbps", "/network/bandwidth_mbps", w.network.bandwidth_mbps, a.bandwidth_mbps);
+  take_decimal("--egress-gb", "/network/egress_gb", w.network.egress_gb, a.egress_gb);
   const std::pair<const char*, std::pair<std::optional<Decimal>*, const std::string*>> spot[] = {
       {"interruptions_per_hour", {&w.spot.interruptions_per_hour, &a.interruptions_per_hour}},
       {"checkpoint_interval_hours",
