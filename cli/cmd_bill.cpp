@@ -16,12 +16,6 @@ std::string opt_id(const std::optional<std::int64_t>& v) {
   return v ? std::to_string(*v) : "";
 }
 
-std::string seqs_text(const std::vector<std::int64_t>& seqs) {
-  std::string out;
-  for (auto s : seqs) out += (out.empty() ? "" : ",") + std::to_string(s);
-  return out;
-}
-
 std::string signed_text(Decimal d) {
   return d.sign() > 0 ? "+" + d.to_string() : d.to_string();
 }
@@ -67,37 +61,39 @@ std::vector<Column> charge_columns() {
           {"note"}};
 }
 
-// Assigning into the cells a row reuses their storage: an export writes millions of rows.
-class CellWriter {
- public:
-  explicit CellWriter(std::vector<std::string>& cells, std::size_t n) : cells_(cells) {
-    cells_.resize(n);
-  }
-  CellWriter& operator<<(const std::string& v) {
-    cells_[i_++] = v;
-    return *this;
-  }
-  CellWriter& operator<<(std::string&& v) {
-    cells_[i_++] = std::move(v);
-    return *this;
-  }
-
- private:
-  std::vector<std::string>& cells_;
-  std::size_t i_ = 0;
-};
-
-void charge_cells(const ChargeLine& c, std::vector<std::string>& cells) {
-  CellWriter(cells, 29) << std::to_string(c.id) << c.account << c.instance << c.provider << c.region
-                        << c.instance_type << c.component << c.kind << c.mode
-                        << format_instant(c.period_start) << format_instant(c.period_end)
-                        << std::to_string(c.repeat) << std::to_string(c.run_index)
-                        << c.quantity.to_string() << c.unit << c.unit_price.to_string()
-                        << c.price_unit << c.exact_amount.to_string() << c.billed_amount.to_string()
-                        << c.rounding.to_string() << c.total_exact.to_string()
-                        << c.total_billed.to_string() << c.total_rounding().to_string()
-                        << c.currency.to_string() << opt_id(c.price_id) << opt_id(c.policy_id)
-                        << opt_id(c.discount_id) << seqs_text(c.event_seqs) << c.note;
+// A line's fields straight into the document (csv, json): an export writes millions of rows.
+void write_charge(Document& doc, const ChargeLine& c) {
+  doc.begin_row()
+      .integer(c.id)
+      .text(c.account)
+      .text(c.instance)
+      .text(c.provider)
+      .text(c.region)
+      .text(c.instance_type)
+      .text(c.component)
+      .text(c.kind)
+      .text(c.mode)
+      .instant(c.period_start)
+      .instant(c.period_end)
+      .integer(c.repeat)
+      .integer(c.run_index)
+      .decimal(c.quantity)
+      .text(c.unit)
+      .decimal(c.unit_price)
+      .text(c.price_unit)
+      .decimal(c.exact_amount)
+      .decimal(c.billed_amount)
+      .decimal(c.rounding)
+      .decimal(c.total_exact)
+      .decimal(c.total_billed)
+      .decimal(c.total_rounding())
+      .text(c.currency.code())
+      .integer(c.price_id)
+      .integer(c.policy_id)
+      .integer(c.discount_id)
+      .integer_list(c.event_seqs)
+      .text(c.note);
+  doc.end_row();
 }
 
 // The text table's columns: a few fields, named as in CSV and JSON, some with their unit.
@@ -162,10 +158,10 @@ int run_charges(const Globals& globals, const ChargesArgs& args) {
                   [&](const ChargeLine& line) {
                     if (text) {
                       charge_text_cells(line, cells);
+                      doc.row(cells);
                     } else {
-                      charge_cells(line, cells);
+                      write_charge(doc, line);
                     }
-                    doc.row(cells);
                   });
   doc.end_rows();
   doc.finish();

@@ -3,11 +3,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 
 #include "gpubill/csv.hpp"
 #include "gpubill/errors.hpp"
+#include "json_cells.hpp"
 #include "text_table.hpp"
 
 namespace gpubill::cli {
@@ -18,141 +21,6 @@ TextLayout g_layout;  // set_text_layout; the default (no limit) for tests and t
 
 // Bytes held before they are written: rows go out in blocks, not one write each.
 constexpr std::size_t kFlushBytes = 64 * 1024;
-
-// The length of the valid UTF-8 sequence at s[i], 0 when it is not one.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  std::size_t len = 0;
-  char32_t cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2, cp = c & 0x1Fu;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3, cp = c & 0x0Fu;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4, cp = c & 0x07u;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3Fu);
-  }
-  const char32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < min[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
-}
-
-// s as a JSON string literal; a byte that is not UTF-8 becomes U+FFFD.
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (std::size_t i = 0; i < s.size();) {
-    // A run of plain characters at once: most cells are only these.
-    std::size_t plain = i;
-    while (plain < s.size()) {
-      const auto b = static_cast<unsigned char>(s[plain]);
-      if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\') break;
-      ++plain;
-    }
-    out.append(s.data() + i, plain - i);
-    i = plain;
-    if (i == s.size()) break;
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      const std::size_t len = utf8_length(s, i);
-      if (len == 0) {
-        out += "\xEF\xBF\xBD";
-        ++i;
-      } else {
-        out.append(s.data() + i, len);
-        i += len;
-      }
-      continue;
-    }
-    ++i;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        continue;
-      case '\\':
-        out += "\\\\";
-        continue;
-      case '\n':
-        out += "\\n";
-        continue;
-      case '\r':
-        out += "\\r";
-        continue;
-      case '\t':
-        out += "\\t";
-        continue;
-      default:
-        break;
-    }
-    if (c < 0x20) {
-      static const char hex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[c >> 4];
-      out += hex[c & 0xF];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-}
-
-bool is_integer(std::string_view s) {
-  if (!s.empty() && s.front() == '-') s.remove_prefix(1);
-  return !s.empty() && s.size() <= 18 && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
-std::optional<bool> yes_no(std::string_view s) {
-  const auto is = [&](std::string_view word) {
-    if (s.size() != word.size()) return false;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if ((s[i] | 0x20) != word[i]) return false;
-    }
-    return true;
-  };
-  if (is("yes") || is("true")) return true;
-  if (is("no") || is("false")) return false;
-  return std::nullopt;
-}
-
-// "3,4,7" as [3, 4, 7]; an item that is not an integer as a string.
-void append_integer_list(std::string& out, std::string_view cell) {
-  out += '[';
-  std::size_t pos = 0;
-  for (bool first = true; pos <= cell.size(); first = false) {
-    std::size_t end = cell.find(',', pos);
-    if (end == std::string_view::npos) end = cell.size();
-    const std::string_view item = cell.substr(pos, end - pos);
-    if (!first) out += ", ";
-    if (is_integer(item)) {
-      out += item;
-    } else {
-      append_json_string(out, item);
-    }
-    pos = end + 1;
-  }
-  out += ']';
-}
-
-// A cell as a JSON value of its column's kind; a cell that is not of that kind stays a string.
-void append_json_value(std::string& out, const std::string& cell, Kind kind) {
-  if (cell.empty()) {
-    out += kind == Kind::integer_list ? "[]" : "null";
-  } else if (kind == Kind::integer && is_integer(cell)) {
-    out += cell;
-  } else if (kind == Kind::integer_list) {
-    append_integer_list(out, cell);
-  } else if (const auto b = kind == Kind::boolean ? yes_no(cell) : std::nullopt) {
-    out += *b ? "true" : "false";
-  } else {
-    append_json_string(out, cell);
-  }
-}
 
 void append_csv_line(std::string& out, const std::vector<std::string>& cells) {
   for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -182,9 +50,11 @@ struct Document::State {
   bool open = false;
   bool in_csv = false;
   std::vector<Column> columns = {};
-  std::vector<std::string> json_keys = {};  // per column: `"name": `, escaped once
+  // Per column: `"name": `, escaped once, after ", " but for the first column.
+  std::vector<std::string> json_keys = {};
   std::size_t rows = 0;
   std::optional<TextTable> text = {};
+  std::vector<std::string> text_cells = {};  // text tables: the cells of the row being written
   bool finished = false;
 
   void flush_if_full() {
@@ -210,7 +80,7 @@ struct Document::State {
 };
 
 Document::Document(std::ostream& out, Format format, Shape shape)
-    : s_(std::make_unique<State>(State{out, format, shape})) {
+    : s_(std::make_unique<State>(State{out, format, shape})), row_(new Row(*s_)) {
   if (format == Format::json)
     s_->buf = "{\n  \"schema_version\": " + std::to_string(kSchemaVersion);
 }
@@ -231,7 +101,7 @@ void Document::begin_rows(std::string_view key, std::vector<Column> columns, boo
       s.buf += '[';
       s.json_keys.clear();
       for (const auto& c : s.columns) {
-        std::string k;
+        std::string k = s.json_keys.empty() ? "" : ", ";
         append_json_string(k, c.name);
         s.json_keys.push_back(k + ": ");
       }
@@ -251,27 +121,141 @@ void Document::begin_rows(std::string_view key, std::vector<Column> columns, boo
 }
 
 void Document::row(const std::vector<std::string>& cells) {
+  Row& r = begin_row();
+  for (const auto& cell : cells) r.text(cell);
+  end_row();
+}
+
+Document::Row& Document::begin_row() {
   State& s = *s_;
+  row_->cell_ = 0;
+  if (s.format == Format::json) s.buf += s.rows == 0 ? "\n    {" : ",\n    {";
+  if (s.format == Format::table) s.text_cells.clear();
+  return *row_;
+}
+
+void Document::end_row() {
+  State& s = *s_;
+  if (row_->cell_ != s.columns.size()) {
+    throw std::logic_error("a row of " + std::to_string(row_->cell_) + " cells for " +
+                           std::to_string(s.columns.size()) + " columns");
+  }
   switch (s.format) {
     case Format::json:
-      s.buf += s.rows == 0 ? "\n    {" : ",\n    {";
-      for (std::size_t c = 0; c < s.columns.size(); ++c) {
-        if (c > 0) s.buf += ", ";
-        s.buf += s.json_keys[c];
-        append_json_value(s.buf, cells.at(c), s.columns[c].kind);
-      }
       s.buf += '}';
       break;
     case Format::csv:
-      if (s.in_csv) append_csv_line(s.buf, cells);
+      if (s.in_csv) s.buf += '\n';
       break;
     case Format::table:
       s.flush();
-      s.text->row(cells);
+      s.text->row(s.text_cells);
       break;
   }
   ++s.rows;
   s.flush_if_full();
+}
+
+Kind Document::Row::next_cell() {
+  if (cell_ >= s_.columns.size()) {
+    throw std::logic_error("more cells than the " + std::to_string(s_.columns.size()) + " columns");
+  }
+  const std::size_t c = cell_++;
+  if (s_.format == Format::json) {
+    s_.buf += s_.json_keys[c];
+  } else if (s_.format == Format::csv && s_.in_csv && c > 0) {
+    s_.buf += ',';
+  }
+  return s_.columns[c].kind;
+}
+
+Document::Row& Document::Row::text(std::string_view cell) {
+  const Kind kind = next_cell();
+  switch (s_.format) {
+    case Format::json:
+      append_json_value(s_.buf, cell, kind);
+      break;
+    case Format::csv:
+      if (s_.in_csv) append_csv_cell(s_.buf, cell);
+      break;
+    case Format::table:
+      s_.text_cells.emplace_back(cell);
+      break;
+  }
+  return *this;
+}
+
+Document::Row& Document::Row::scratch_cell() {
+  return text(scratch_);
+}
+
+Document::Row& Document::Row::integer(std::int64_t n) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+  const std::string_view text(digits, static_cast<std::size_t>(end - digits));
+  if (s_.format == Format::json && s_.columns.at(cell_).kind == Kind::integer) {
+    next_cell();
+    s_.buf += text;
+    return *this;
+  }
+  return this->text(text);
+}
+
+Document::Row& Document::Row::integer(const std::optional<std::int64_t>& n) {
+  return n ? integer(*n) : text({});
+}
+
+// Decimals and instants need no escaping in JSON or CSV: written straight into the buffer when
+// their column is text, as text() would write them.
+Document::Row& Document::Row::decimal(const Decimal& d) {
+  if (s_.format != Format::table && s_.columns.at(cell_).kind == Kind::text) {
+    next_cell();
+    if (s_.format == Format::csv && !s_.in_csv) return *this;
+    if (s_.format == Format::json) s_.buf += '"';
+    d.append_to(s_.buf);
+    if (s_.format == Format::json) s_.buf += '"';
+    return *this;
+  }
+  scratch_.clear();
+  d.append_to(scratch_);
+  return scratch_cell();
+}
+
+Document::Row& Document::Row::instant(Instant t) {
+  if (s_.format != Format::table && s_.columns.at(cell_).kind == Kind::text) {
+    next_cell();
+    if (s_.format == Format::csv && !s_.in_csv) return *this;
+    if (s_.format == Format::json) s_.buf += '"';
+    append_instant(s_.buf, t);
+    if (s_.format == Format::json) s_.buf += '"';
+    return *this;
+  }
+  scratch_.clear();
+  append_instant(scratch_, t);
+  return scratch_cell();
+}
+
+Document::Row& Document::Row::integer_list(const std::vector<std::int64_t>& items) {
+  const bool json_list =
+      s_.format == Format::json && s_.columns.at(cell_).kind == Kind::integer_list;
+  if (json_list) next_cell();
+  std::string& out = json_list ? s_.buf : scratch_;
+  if (json_list) {
+    out += '[';
+  } else {
+    out.clear();
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += json_list ? ", " : ",";
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, items[i]).ptr;
+    out.append(digits, static_cast<std::size_t>(end - digits));
+  }
+  if (json_list) {
+    out += ']';
+    return *this;
+  }
+  return scratch_cell();
 }
 
 void Document::end_rows() {

@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -18,7 +19,9 @@
 #include <utility>
 #include <vector>
 
+#include "gpubill/decimal.hpp"
 #include "gpubill/money.hpp"
+#include "gpubill/time.hpp"
 
 namespace CLI {
 class App;
@@ -101,6 +104,8 @@ inline constexpr std::size_t kTextSampleRows = 1000;
 // under a "== title ==" line in text (the key with spaces for underscores); CSV, which has
 // room for one table, writes only the section begun with in_csv.
 class Document {
+  struct State;
+
  public:
   enum class Shape { listing, record, sections };
   Document(std::ostream& out, Format format, Shape shape);
@@ -114,6 +119,36 @@ class Document {
                   std::string_view title = {});
   // One row: a cell per column.
   void row(const std::vector<std::string>& cells);
+
+  // One row written cell by cell straight into the document, with no string per cell (exports
+  // write millions of rows):
+  //   doc.begin_row().integer(line.id).text(line.account).decimal(line.amount); doc.end_row();
+  // One call per column, in column order. A cell is written as row() writes its text: typed by
+  // its column's Kind in JSON, quoted when CSV needs it; an empty text or a missing integer is
+  // an empty cell (JSON null).
+  class Row {
+   public:
+    Row& text(std::string_view s);
+    Row& integer(std::int64_t n);
+    Row& integer(const std::optional<std::int64_t>& n);
+    Row& decimal(const Decimal& d);
+    Row& instant(Instant t);
+    Row& integer_list(const std::vector<std::int64_t>& items);  // "3,4,7" in text and CSV
+
+   private:
+    friend class Document;
+    explicit Row(State& s) : s_(s) {}
+    // Begins the next cell (its separator and JSON key); the column's kind.
+    Kind next_cell();
+    // A cell whose text is in scratch_: as text() writes it.
+    Row& scratch_cell();
+    State& s_;
+    std::size_t cell_ = 0;
+    std::string scratch_;
+  };
+  Row& begin_row();
+  // Ends the row begun. Throws std::logic_error when it has not one cell per column.
+  void end_row();
   void end_rows();
   // A whole table as a section (a key_value table as an object, else as rows). Shape::record
   // takes one key_value table, key ignored.
@@ -123,8 +158,8 @@ class Document {
   void finish();
 
  private:
-  struct State;
   std::unique_ptr<State> s_;
+  std::unique_ptr<Row> row_;
 };
 
 // A listing (or, for a key_value table, a record) as one document.

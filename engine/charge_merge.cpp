@@ -12,6 +12,8 @@ ChargeMerge::ChargeMerge(bool hourly, Sink sink) : hourly_(hourly), sink_(std::m
 
 bool ChargeMerge::later(const Cursor& a, const Cursor& b) const {
   if (a.start != b.start) return a.start > b.start;
+  if (a.head[0] != b.head[0]) return a.head[0] > b.head[0];
+  if (a.head[1] != b.head[1]) return a.head[1] > b.head[1];
   if (const int c = keys_[a.slot].compare(keys_[b.slot]); c != 0) return c > 0;
   // The slot last: two cursors never stand for the same line and hour, but equal keys must
   // still come out in one order.
@@ -29,6 +31,7 @@ void ChargeMerge::push(ChargeLine line) {
     slot = slots_.size();
     slots_.push_back(std::move(line));
     keys_.emplace_back();
+    hours_.emplace_back();
   } else {
     slot = free_.back();
     free_.pop_back();
@@ -40,8 +43,13 @@ void ChargeMerge::push(ChargeLine line) {
   std::string& key = keys_[slot];
   key.assign(stored.account).append(1, '\0').append(stored.instance).append(1, '\0');
   key.append(stored.component).append(1, '\0').append(stored.kind);
-  const ChargeLine& l = slots_[slot];
-  heap_.push_back(Cursor{l.period_start, l.run_index, slot, 0});
+  Cursor c{stored.period_start, {0, 0}, stored.run_index, slot, 0};
+  for (std::size_t i = 0; i < 16; ++i) {
+    const unsigned byte = i < key.size() ? static_cast<unsigned char>(key[i]) : 0u;
+    c.head[i / 8] = c.head[i / 8] << 8 | byte;
+  }
+  if (hourly_ && stored.repeat > 1) hours_[slot] = stored;
+  heap_.push_back(c);
   std::push_heap(heap_.begin(), heap_.end(),
                  [this](const Cursor& a, const Cursor& b) { return later(a, b); });
 }
@@ -57,8 +65,9 @@ void ChargeMerge::emit_top() {
     free_.push_back(c.slot);
     return;
   }
-  assign_part(hour_, line, c.k, c.k + 1);
-  sink_(hour_);
+  ChargeLine& hour = hours_[c.slot];
+  set_part_span(hour, line, c.k, c.k + 1);
+  sink_(hour);
   if (++c.k < line.repeat) {
     c.start = line.settlement_start(c.k);
     c.run_index = line.run_index + c.k;

@@ -28,9 +28,11 @@ class ChargeMerge {
   void finish();
 
  private:
-  // The next line or hour of slots_[slot]: hour k of it when hourly.
+  // The next line or hour of slots_[slot]: hour k of it when hourly. `head` holds the first 16
+  // bytes of its line's key (big-endian), so that comparing cursors seldom reads the keys.
   struct Cursor {
     Instant start;
+    std::uint64_t head[2];
     std::int64_t run_index;
     std::size_t slot;
     std::int64_t k;
@@ -42,9 +44,11 @@ class ChargeMerge {
   Sink sink_;
   std::vector<ChargeLine> slots_;
   std::vector<std::string> keys_;  // per slot: its line's (account, instance, component, kind)
+  // Per slot of a run handed out by hours: the line's copy whose span is set to each hour in
+  // turn, so that an hour copies no strings.
+  std::vector<ChargeLine> hours_;
   std::vector<std::size_t> free_;
   std::vector<Cursor> heap_;  // a min-heap by line_order of what the cursors stand for
-  ChargeLine hour_;           // the hour handed out, reused
 };
 
 }  // namespace gpubill::ledger_rows

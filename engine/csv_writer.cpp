@@ -14,18 +14,24 @@ bool formula_lead(char c) {
 
 std::string csv_cell(std::string_view text) {
   std::string cell;
-  cell.reserve(text.size() + 1);
-  if (!text.empty() && formula_lead(text.front()) && !Decimal::try_parse(text)) {
-    cell.push_back('\'');
+  append_csv_cell(cell, text);
+  return cell;
+}
+
+void append_csv_cell(std::string& out, std::string_view text) {
+  const bool guard = !text.empty() && formula_lead(text.front()) && !Decimal::try_parse(text);
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    if (guard) out += '\'';
+    out.append(text.data(), text.size());
+    return;
   }
-  cell.append(text.data(), text.size());
-  if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
-  std::string quoted = "\"";
-  for (char ch : cell) {
-    if (ch == '"') quoted += '"';
-    quoted += ch;
+  out += '"';
+  if (guard) out += '\'';
+  for (const char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch;
   }
-  return quoted + "\"";
+  out += '"';
 }
 
 }  // namespace gpubill

@@ -31,18 +31,42 @@ int128_t checked_mul(int128_t a, int128_t b) {
   return r;
 }
 
-std::string integer_text(int128_t v) {  // v >= 0
-  if (v == 0) return "0";
-  char buf[40];
-  char* p = buf + sizeof buf;
+// "00" to "99": two digits per division when printing.
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// Writes `count` digits of u (leading zeros included), ending just before `end`; returns where
+// they begin.
+char* fixed_digits(std::uint64_t u, int count, char* end) {
+  char* p = end;
+  for (; count >= 2; count -= 2, u /= 100) {
+    p -= 2;
+    p[0] = kDigitPairs[2 * (u % 100)];
+    p[1] = kDigitPairs[2 * (u % 100) + 1];
+  }
+  if (count == 1) *--p = static_cast<char>('0' + u % 10);
+  return p;
+}
+
+// Writes v >= 0 in decimal, ending just before `end`; returns where it begins.
+char* integer_digits(int128_t v, char* end) {
+  char* p = end;
   // 128-bit divisions only while the value needs them: exports print millions of amounts.
   while (v > INT64_MAX) {
     *--p = static_cast<char>('0' + static_cast<int>(v % 10));
     v /= 10;
   }
-  for (auto u = static_cast<std::uint64_t>(v); u > 0; u /= 10) {
-    *--p = static_cast<char>('0' + static_cast<int>(u % 10));
-  }
+  auto u = static_cast<std::uint64_t>(v);
+  int count = 1;
+  for (std::uint64_t t = u / 10; t > 0; t /= 10) ++count;
+  return fixed_digits(u, count, p);
+}
+
+std::string integer_text(int128_t v) {  // v >= 0
+  char buf[40];
+  const char* p = integer_digits(v, buf + sizeof buf);
   return std::string(p, static_cast<std::size_t>(buf + sizeof buf - p));
 }
 
@@ -145,16 +169,36 @@ Decimal Decimal::parse(std::string_view text) {
 }
 
 std::string Decimal::to_string() const {
-  const int128_t a = abs128(units_);
-  std::string s = (units_ < 0 ? "-" : "") + integer_text(a / kOne);
-  int128_t frac = a % kOne;
-  if (frac != 0) {
-    std::string digits = integer_text(frac);
-    digits.insert(0, static_cast<std::size_t>(kScale) - digits.size(), '0');
-    while (!digits.empty() && digits.back() == '0') digits.pop_back();
-    s += "." + digits;
-  }
+  std::string s;
+  append_to(s);
   return s;
+}
+
+void Decimal::append_to(std::string& out) const {
+  const int128_t a = abs128(units_);
+  // 64-bit division when the value allows it (amounts below 9.2 million do).
+  int128_t whole;
+  std::uint64_t frac;
+  if (a <= INT64_MAX) {
+    const auto u = static_cast<std::uint64_t>(a);
+    whole = u / kOne;
+    frac = u % kOne;
+  } else {
+    whole = a / kOne;
+    frac = static_cast<std::uint64_t>(a % kOne);
+  }
+  char buf[64];
+  char* const end = buf + sizeof buf;
+  char* p = end;
+  if (frac != 0) {  // the kScale digits of the fraction, less its trailing zeros
+    int digits = kScale;
+    for (; frac % 10 == 0; frac /= 10) --digits;
+    p = fixed_digits(frac, digits, p);
+    *--p = '.';
+  }
+  p = integer_digits(whole, p);
+  if (units_ < 0) *--p = '-';
+  out.append(p, static_cast<std::size_t>(end - p));
 }
 
 std::string Decimal::to_string(int decimals) const {

@@ -107,7 +107,7 @@ std::string to_json(const UsageEvent& e) {
   json_text::append_string(out, e.id);
   append_key(out, "time");
   out += '"';
-  json_text::append_instant(out, e.time);
+  append_instant(out, e.time);
   out += '"';
   append_key(out, "type");
   json_text::append_string(out, to_string(e.type));

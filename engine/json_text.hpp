@@ -6,15 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "gpubill/time.hpp"
-
 namespace gpubill::json_text {
 
 // Appends s as a JSON string literal: quotes, backslashes and control characters escaped;
 // other bytes (UTF-8 included) copied as they are.
 void append_string(std::string& out, std::string_view s);
-
-// Appends t as "YYYY-MM-DDTHH:MM:SSZ" (format_instant's text, without iostreams), no quotes.
-void append_instant(std::string& out, Instant t);
 
 }  // namespace gpubill::json_text

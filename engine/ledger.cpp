@@ -190,6 +190,10 @@ void check_totals(const ChargeLine& line) {
 
 void assign_part(ChargeLine& part, const ChargeLine& line, std::int64_t k0, std::int64_t k1) {
   if (&part != &line) part = line;
+  set_part_span(part, line, k0, k1);
+}
+
+void set_part_span(ChargeLine& part, const ChargeLine& line, std::int64_t k0, std::int64_t k1) {
   const std::int64_t length = line.settlement_seconds();
   const Instant start = line.settlement_start(k0);
   part.period_end = line.settlement_start(k1 - 1) + std::chrono::seconds{length};

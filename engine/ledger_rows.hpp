@@ -61,6 +61,9 @@ void check_totals(const ChargeLine& line);
 ChargeLine part_of(const ChargeLine& line, std::int64_t k0, std::int64_t k1);
 // The same into `part`, reusing its strings' storage (for a loop over many hours).
 void assign_part(ChargeLine& part, const ChargeLine& line, std::int64_t k0, std::int64_t k1);
+// Only the span of `part` (its period, repeat, run index and totals) set to the settlements
+// [k0, k1) of `line`: `part` already holds a copy of `line` (a merge hands out its hours).
+void set_part_span(ChargeLine& part, const ChargeLine& line, std::int64_t k0, std::int64_t k1);
 // Lines by start, then by what they charge, so that a log replayed whole or in parts (which
 // writes the same rows in another id order) lists them in the same order; the id last.
 bool line_order(const ChargeLine& a, const ChargeLine& b);

@@ -1,7 +1,5 @@
 #include "gpubill/time.hpp"
 
-#include "json_text.hpp"
-
 #include <date/tz.h>
 
 #include <cctype>
@@ -104,12 +102,40 @@ Instant parse_instant(std::string_view text, bool allow_date) {
 }
 
 std::string format_instant(Instant t) {
-  // Without iostreams for years 0–9999 (exports format millions of instants).
-  const int year = static_cast<int>(date::year_month_day{date::floor<date::days>(t)}.year());
-  if (year < 0 || year > 9999) return date::format("%FT%TZ", t);
   std::string out;
-  json_text::append_instant(out, t);
+  append_instant(out, t);
   return out;
+}
+
+// Without iostreams for years 0–9999: exports format millions of instants.
+void append_instant(std::string& out, Instant t) {
+  const auto day = date::floor<date::days>(t);
+  const date::year_month_day ymd{day};
+  const auto hms = (t - day).count();
+  char buf[24];
+  const int y = static_cast<int>(ymd.year());
+  if (y < 0 || y > 9999) {
+    out += date::format("%FT%TZ", t);
+    return;
+  }
+  auto put2 = [&](char* p, long v) {
+    p[0] = static_cast<char>('0' + v / 10);
+    p[1] = static_cast<char>('0' + v % 10);
+  };
+  put2(buf, y / 100);
+  put2(buf + 2, y % 100);
+  buf[4] = '-';
+  put2(buf + 5, static_cast<unsigned>(ymd.month()));
+  buf[7] = '-';
+  put2(buf + 8, static_cast<unsigned>(ymd.day()));
+  buf[10] = 'T';
+  put2(buf + 11, hms / 3600);
+  buf[13] = ':';
+  put2(buf + 14, hms / 60 % 60);
+  buf[16] = ':';
+  put2(buf + 17, hms % 60);
+  buf[19] = 'Z';
+  out.append(buf, 20);
 }
 
 date::year_month_day add_months_clamped(date::year_month_day ymd, int months) {

@@ -26,6 +26,38 @@ TEST_CASE("decimals parse and print exactly", "[money][decimal]") {
   CHECK_THROWS_AS(d("13.86").to_string(1), std::logic_error);
 }
 
+// to_string writes 64-bit values by a faster path than 128-bit ones: both are checked at the
+// boundary between them and by round trips over every magnitude.
+TEST_CASE("decimal text is exact on both sides of the 64-bit boundary", "[money][decimal]") {
+  using gpubill::int128_t;
+  const int128_t i64_max = INT64_MAX;
+  CHECK(Decimal::from_units(i64_max).to_string() == "9223372.036854775807");
+  CHECK(Decimal::from_units(i64_max + 1).to_string() == "9223372.036854775808");
+  CHECK(Decimal::from_units(-i64_max - 1).to_string() == "-9223372.036854775808");
+  CHECK(Decimal::from_units(10).to_string() == "0.00000000001");
+  CHECK(Decimal::from_units(-1'000'000'000'010).to_string() == "-1.00000000001");
+  CHECK(d("100").to_string() == "100");
+
+  std::string appended = "x=";
+  d("-12.5").append_to(appended);
+  CHECK(appended == "x=-12.5");
+
+  std::uint64_t state = 0x9E3779B97F4A7C15u;  // xorshift64: the same values every run
+  const auto next = [&] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const int digits = 1 + static_cast<int>(next() % 36);  // 1 to 36 digits of units
+    int128_t units = 0;
+    for (int k = 0; k < digits; ++k) units = units * 10 + static_cast<int128_t>(next() % 10);
+    if (next() % 2 == 0) units = -units;
+    const Decimal value = Decimal::from_units(units);
+    INFO(value.to_string());
+    REQUIRE(Decimal::parse(value.to_string()) == value);
+  }
+}
+
 TEST_CASE("malformed decimals are rejected", "[money][decimal]") {
   for (const char* bad : {"", "-", ".", "5.", ".5x", "1e3", "1,000", " 1", "1 ", "0x10", "--1",
                           "1.0000000000001", "NaN", "inf"}) {

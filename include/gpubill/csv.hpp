@@ -11,5 +11,7 @@ namespace gpubill {
 // return — gets a leading "'" (OWASP's advice against CSV injection). A number ("-12.50",
 // "+3") is written as it is. Never throws.
 std::string csv_cell(std::string_view text);
+// Appends csv_cell(text) to `out`, with no other allocation (exports write millions of cells).
+void append_csv_cell(std::string& out, std::string_view text);
 
 }  // namespace gpubill

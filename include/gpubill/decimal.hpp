@@ -55,6 +55,8 @@ class Decimal {
 
   // Shortest exact text: "13.86", "-0.01", "5". Never uses an exponent.
   std::string to_string() const;
+  // Appends to_string()'s text to `out`, with no other allocation (exports write millions).
+  void append_to(std::string& out) const;
   // Exactly `decimals` digits after the point, padding with zeros. REQUIRES: the value has
   // no more significant decimals than that (round() first); throws std::logic_error otherwise.
   std::string to_string(int decimals) const;

@@ -25,6 +25,8 @@ Instant parse_instant(std::string_view text, bool allow_date = false);
 
 // "2018-01-31T02:00:00Z".
 std::string format_instant(Instant t);
+// Appends format_instant(t)'s text to `out` (exports write millions of instants).
+void append_instant(std::string& out, Instant t);
 
 // Parses "YYYY-MM-DD" into a valid day. Throws ParseError.
 date::sys_days parse_day(std::string_view text);
