@@ -140,6 +140,19 @@ TEST_CASE("gpubill advise prints the article's advice applied", "[quote][cli][ad
   const auto doc = nlohmann::json::parse(j.output);
   CHECK(doc["items"].size() == 5);
   gpubill::testing::check_schema("advise.schema.json", doc);
+  // Quantities are decimal strings, yes/no fields booleans (docs/schemas/README.md).
+  REQUIRE_FALSE(doc["offers"].empty());
+  const auto& offer = doc["offers"][0];
+  CHECK(offer["gpu"].is_string());
+  CHECK(offer["gpu_count"].is_string());
+  CHECK(offer["nvlink"].is_boolean());
+  CHECK(offer["meets_advice"].is_boolean());
+  CHECK((offer["ram_ge_gpu_memory"].is_boolean() || offer["ram_ge_gpu_memory"].is_null()));
+  const Run c = cli(dir, "advise --gpu T4 --format csv", false);
+  REQUIRE(c.status == 0);
+  CHECK(c.output.rfind("offer,gpu_count,gpu,ram_gb,gpu_memory_gb,ram_ge_gpu_memory,local_ssd_gb,"
+                       "nvlink,meets_advice,cheapest,currency,mode\n",
+                       0) == 0);
 }
 
 TEST_CASE("every sample workload quotes on the bundled catalog", "[quote][cli]") {
