@@ -242,4 +242,12 @@ TEST_CASE("a command that only reads refuses a missing database; init creates on
   const Run memory = gpubill::testing::run_cli("catalog gpus --db :memory:");
   CHECK(memory.status == 0);
   CHECK_THAT(memory.output, !Catch::Contains("created"));
+  // init's result as a record.
+  const Run json = gpubill::testing::run_cli("init --format json --db '" + path + "'",
+                                             gpubill::testing::Stderr::discarded);
+  REQUIRE(json.status == 0);
+  const auto doc = nlohmann::json::parse(json.output);
+  gpubill::testing::check_schema("init.schema.json", doc);
+  CHECK(doc["database"] == path);
+  CHECK(doc["db_schema_version"].is_number_integer());
 }
