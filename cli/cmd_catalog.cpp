@@ -1,4 +1,6 @@
 // gpubill catalog gpus | offers | show | import | validate.
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -265,7 +267,60 @@ struct ImportArgs {
   std::string file, provider, as_of, effective_from, source;
   bool skypilot = false;
   bool quiet = false;  // no progress bar
+  Format format = Format::table;
 };
+
+// The rows a report counts, by kind: (kind, rows), every kind, in the file's section order.
+std::vector<std::pair<std::string, std::size_t>> rows_by_kind(const ImportReport& r) {
+  return {{"providers", r.providers},
+          {"regions", r.regions},
+          {"gpus", r.gpus},
+          {"instance_types", r.instance_types},
+          {"prices", r.prices},
+          {"discounts", r.discounts},
+          {"disk_prices", r.disk_prices},
+          {"bandwidth_prices", r.bandwidth_prices},
+          {"fx_rates", r.fx_rates},
+          {"policies", r.policies}};
+}
+
+// --format csv: one row per kind of row.
+Table rows_table(const ImportReport& r) {
+  Table t{{{"kind"}, int_column("rows")}, {}};
+  for (const auto& [kind, n] : rows_by_kind(r)) t.add_row({kind, std::to_string(n)});
+  return t;
+}
+
+// --format json: what was imported or validated, or the error that stopped it (docs/schemas/
+// catalog-import.schema.json).
+nlohmann::ordered_json import_json(const std::string& file, bool write, const ImportReport* r,
+                                   const InputError* error) {
+  using ojson = nlohmann::ordered_json;
+  ojson errors = ojson::array();
+  if (error) {
+    // "line 12" is a line; any other place is a JSON pointer ("/prices/3") or empty.
+    const std::string& place = error->place();
+    const bool line = place.rfind("line ", 0) == 0 &&
+                      place.find_first_not_of("0123456789", 5) == std::string::npos &&
+                      place.size() > 5 && place.size() < 15;
+    errors.push_back({{"file", error->file()},
+                      {"place", place.empty() ? ojson() : ojson(place)},
+                      {"line", line ? ojson(std::stoll(place.substr(5))) : ojson()},
+                      {"field", error->field().empty() ? ojson() : ojson(error->field())},
+                      {"message", error->reason()}});
+  }
+  ojson rows = ojson::array();
+  if (r) {
+    for (const auto& [kind, n] : rows_by_kind(*r)) rows.push_back({{"kind", kind}, {"rows", n}});
+  }
+  return with_schema_version({{"file", r ? r->file : file},
+                              {"written", write && r != nullptr},
+                              {"valid", r != nullptr},
+                              {"total_rows", r ? r->total() : 0},
+                              {"rows", rows},
+                              {"notes", r ? r->notes : std::vector<std::string>{}},
+                              {"errors", errors}});
+}
 
 void print_report(const ImportReport& r, const char* verb) {
   std::string counts;
@@ -286,8 +341,21 @@ void print_report(const ImportReport& r, const char* verb) {
   for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
 }
 
-int run_import(const Globals& globals, const ImportArgs& args, bool write) {
-  auto db = globals.open_database(write ? Access::write : Access::read);
+void write_report(const ImportReport& r, const ImportArgs& args, bool write) {
+  switch (args.format) {
+    case Format::json:
+      std::cout << json_text(import_json(args.file, write, &r, nullptr)) << "\n";
+      break;
+    case Format::csv:
+      write_table(std::cout, rows_table(r), args.format);
+      break;
+    case Format::table:
+      print_report(r, write ? "imported" : "valid,");
+      break;
+  }
+}
+
+ImportReport import_file(Database& db, const ImportArgs& args, bool write) {
   const bool csv = args.skypilot || std::filesystem::path(args.file).extension() == ".csv";
   if (!csv) {
     if (!args.provider.empty() || !args.as_of.empty() || !args.effective_from.empty() ||
@@ -297,11 +365,10 @@ int run_import(const Globals& globals, const ImportArgs& args, bool write) {
           "files only (a JSON catalog file carries them in its rows)");
     }
     ProgressBar bar(args.quiet || !write);
-    const auto report = write ? import_catalog_file(db, args.file, bar.sink())
-                              : validate_catalog_file(db, args.file);
+    auto report = write ? import_catalog_file(db, args.file, bar.sink())
+                        : validate_catalog_file(db, args.file);
     bar.finish();
-    print_report(report, write ? "imported" : "valid,");
-    return 0;
+    return report;
   }
   if (args.as_of.empty()) {
     throw ParseError("a SkyPilot catalog needs --as-of DATE (the date the file was taken)");
@@ -314,10 +381,23 @@ int run_import(const Globals& globals, const ImportArgs& args, bool write) {
     options.effective_from = parse_instant(args.effective_from, /*allow_date=*/true);
   }
   ProgressBar bar(args.quiet || !write);
-  const auto report = write ? import_skypilot_file(db, args.file, options, bar.sink())
-                            : validate_skypilot_file(db, args.file, options);
+  auto report = write ? import_skypilot_file(db, args.file, options, bar.sink())
+                      : validate_skypilot_file(db, args.file, options);
   bar.finish();
-  print_report(report, write ? "imported" : "valid,");
+  return report;
+}
+
+int run_import(const Globals& globals, const ImportArgs& args, bool write) {
+  auto db = globals.open_database(write ? Access::write : Access::read);
+  try {
+    write_report(import_file(db, args, write), args, write);
+  } catch (const InputError& e) {
+    // JSON names the error too; the message and the exit status stay those of any error.
+    if (args.format == Format::json) {
+      std::cout << json_text(import_json(args.file, write, nullptr, &e)) << "\n";
+    }
+    throw;
+  }
   return 0;
 }
 
@@ -339,6 +419,7 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
   sub->add_option("--source", args->source,
                   "SkyPilot: provenance written on every row (default: the file name)");
   if (write) add_quiet_option(*sub, args->quiet);
+  add_format_option(*sub, args->format);
   add_db_option(*sub, globals);
   sub->callback([&globals, &action, args, write] {
     action = [&globals, args, write] { return run_import(globals, *args, write); };
@@ -423,12 +504,23 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
     auto* sub = app.add_subcommand(
         "init",
         "Create the database (or bring an existing one up to date) with the bundled catalog");
+    auto format = std::make_shared<Format>(Format::table);
+    add_format_option(*sub, *format);
     add_db_option(*sub, globals);
-    sub->callback([&globals, &action] {
-      action = [&globals] {
+    sub->callback([&globals, &action, format] {
+      action = [&globals, format] {
         auto db = globals.open_database(Access::write);
-        std::cout << "database " << db.path() << ": schema version " << db.schema_version()
-                  << ", bundled catalog " << bundled_catalog_hash() << "\n";
+        if (*format == Format::table) {
+          std::cout << "database " << db.path() << ": schema version " << db.schema_version()
+                    << ", bundled catalog " << bundled_catalog_hash() << "\n";
+        } else {
+          write_table(std::cout,
+                      record_table({{"database", db.path()},
+                                    {"db_schema_version", std::to_string(db.schema_version()),
+                                     Kind::integer},
+                                    {"bundled_catalog", bundled_catalog_hash()}}),
+                      *format);
+        }
         return kExitOk;
       };
     });

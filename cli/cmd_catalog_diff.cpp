@@ -27,7 +27,13 @@ std::string cell(const PriceRow* r, const auto& text_of) {
   return r ? std::string(text_of(*r)) : std::string();
 }
 
-std::vector<std::string> diff_row(const PriceChange& c) {
+// The change in percent: "+10.00" for people, a plain decimal ("10.00") for machines.
+std::string percent_cell(const Decimal& percent, Format format) {
+  if (format == Format::table) return percent_text(percent);
+  return percent.round(kPercentDecimals, kPercentRounding).to_string(kPercentDecimals);
+}
+
+std::vector<std::string> diff_row(const PriceChange& c, Format format) {
   const PriceRow& key = c.row();
   const auto amount = [](const PriceRow& r) { return r.amount.amount().to_string(); };
   const auto currency = [](const PriceRow& r) { return r.amount.currency().to_string(); };
@@ -48,7 +54,7 @@ std::vector<std::string> diff_row(const PriceChange& c) {
           of_both(currency),
           of_both(unit),
           c.delta ? c.delta->to_string() : "",
-          c.percent ? percent_text(*c.percent) : "",
+          c.percent ? percent_cell(*c.percent, format) : "",
           c.percent ? c.percent->to_string() : "",
           cell(c.before, id),
           cell(c.after, id),
@@ -70,12 +76,12 @@ Table diff_table(const CatalogDiff& diff, Format format) {
            {"delta", true},
            {"change_pct", true},
            {"change_pct_exact"},
-           {"from_row_id"},
-           {"to_row_id"},
+           int_column("from_row_id"),
+           int_column("to_row_id"),
            {"from_as_of"},
            {"to_as_of"}},
           {}};
-  for (const auto& c : diff.changes) t.add_row(diff_row(c));
+  for (const auto& c : diff.changes) t.add_row(diff_row(c, format));
   if (format == Format::table) {
     // The exact percentage and the rows' ids and dates are for machines.
     constexpr std::size_t kTextColumns = 12;

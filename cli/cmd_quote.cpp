@@ -327,6 +327,38 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
   return 0;
 }
 
+// The offers of an advice, one row each. Quantities are exact decimals, yes/no fields
+// booleans; an unknown value is empty (JSON null), shown as "?" in a text table.
+Table advice_offers_table(const Advice& advice, const Currency& currency, Format format) {
+  const bool text = format == Format::table;
+  const std::string unknown = text ? "?" : "";
+  Table t;
+  t.columns = {{"offer"},
+               {"gpu_count", true},
+               {"gpu"},
+               {"ram_gb", true},
+               {"gpu_memory_gb", true},
+               bool_column("ram_ge_gpu_memory"),
+               {"local_ssd_gb", true},
+               bool_column("nvlink"),
+               bool_column("meets_advice"),
+               {"cheapest", true},
+               {"currency"},
+               {"mode"}};
+  const auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
+  const auto decimal = [&](const std::optional<Decimal>& d) {
+    return d ? d->to_string() : unknown;
+  };
+  for (const auto& a : advice.offers) {
+    t.add_row({a.offer_id, a.gpu_count.to_string(), a.gpu->id, decimal(a.ram_gb),
+               decimal(a.gpu_memory_gb), a.ram_gb ? yes(a.ram_ok) : unknown,
+               a.local_ssd_gb ? std::to_string(*a.local_ssd_gb) : "", yes(a.nvlink),
+               yes(a.meets_all), a.cheapest ? money_cell(a.cheapest) : unknown,
+               currency.to_string(), a.cheapest ? a.cheapest_mode : ""});
+  }
+  return t;
+}
+
 int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) {
   auto db = globals.open_database(Access::read);
   const Catalog catalog = Catalog::load(db);
@@ -339,43 +371,17 @@ int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) 
   const ResolvedWorkload w = resolve_workload(spec, catalog);
   const Advice advice = engine.advise(w);
 
-  Table offers;
-  offers.columns = {{"offer"},
-                    {"gpus"},
-                    {"ram_gb", true},
-                    {"gpu_memory_gb", true},
-                    {"ram_ge_gpu_memory"},
-                    {"local_ssd_gb", true},
-                    {"nvlink"},
-                    {"meets_advice"},
-                    {"cheapest", true},
-                    {"currency"},
-                    {"mode"}};
-  auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
-  for (const auto& a : advice.offers) {
-    offers.add_row(
-        {a.offer_id, a.gpu_count.to_string() + "×" + a.gpu->id,
-         a.ram_gb ? a.ram_gb->to_string() : "?",
-         a.gpu_memory_gb ? a.gpu_memory_gb->to_string() : "?", a.ram_gb ? yes(a.ram_ok) : "unknown",
-         a.local_ssd_gb ? std::to_string(*a.local_ssd_gb) : "", yes(a.nvlink), yes(a.meets_all),
-         a.cheapest ? a.cheapest->amount().round(2, RoundingMode::half_up).to_string(2) : "unknown",
-         w.currency.to_string(), a.cheapest_mode});
-  }
+  const Table offers = advice_offers_table(advice, w.currency, format);
   if (format == Format::json) {
     nlohmann::ordered_json j = {{"workload", describe(w)},
                                 {"items", nlohmann::ordered_json::array()},
-                                {"offers", nlohmann::ordered_json::array()}};
+                                {"offers", json_rows(offers)}};
     for (const auto& i : advice.items) {
       j["items"].push_back({{"topic", i.topic},
                             {"advice", i.advice},
                             {"applied", i.applied},
                             {"offers_meeting", i.offers_meeting},
                             {"offers_checked", i.offers_checked}});
-    }
-    for (const auto& row : offers.rows) {
-      nlohmann::ordered_json o;
-      for (std::size_t c = 0; c < offers.columns.size(); ++c) o[offers.columns[c].name] = row[c];
-      j["offers"].push_back(o);
     }
     std::cout << json_text(with_schema_version(j)) << "\n";
     return 0;

@@ -26,8 +26,12 @@ std::string opt_text(const std::optional<Decimal>& d) {
   return d ? d->to_string() : "";
 }
 
+// A change in percent: "+20.00" for people (signed), "20.00" for machines.
 std::string pct(const std::optional<Decimal>& d) {
   return d ? percent_text(*d) : "";
+}
+std::string plain_pct(const std::optional<Decimal>& d) {
+  return d ? d->round(kPercentDecimals, kPercentRounding).to_string(kPercentDecimals) : "";
 }
 
 std::string signed_move(const std::optional<long>& move) {
@@ -62,7 +66,8 @@ std::string rank_change_text(const LineComparison& c) {
   return rank_of(c.before) + " \u2192 " + rank_of(c.after);
 }
 
-Table text_table(const QuoteComparison& cmp, const std::string& cur) {
+// Totals in the quote's currency, named below the table.
+Table text_table(const QuoteComparison& cmp) {
   Table t{{{"change"},
            {"rank"},
            {"move", true},
@@ -72,8 +77,8 @@ Table text_table(const QuoteComparison& cmp, const std::string& cur) {
            {"mode"},
            {"unit_price"},
            {"price_pct", true},
-           {"was_" + cur, true},
-           {"total_" + cur, true},
+           {"was", true},
+           {"total", true},
            {"delta", true},
            {"total_pct", true}},
           {}};
@@ -91,15 +96,15 @@ Table text_table(const QuoteComparison& cmp, const std::string& cur) {
 }
 
 // Exact amounts and one value a cell, for machines.
-Table data_table(const QuoteComparison& cmp) {
+Table data_table(const QuoteComparison& cmp, const Currency& currency) {
   Table t{{{"change"},
            {"provider"},
            {"region"},
            {"instance_type"},
            {"mode"},
-           {"rank_before"},
-           {"rank_after"},
-           {"rank_move"},
+           int_column("rank_before"),
+           int_column("rank_after"),
+           int_column("rank_move"),
            {"price_before"},
            {"price_after"},
            {"price_currency"},
@@ -107,6 +112,7 @@ Table data_table(const QuoteComparison& cmp) {
            {"price_pct"},
            {"total_before"},
            {"total_after"},
+           {"total_currency"},
            {"total_delta"},
            {"total_pct"},
            {"total_pct_exact"}},
@@ -118,8 +124,9 @@ Table data_table(const QuoteComparison& cmp) {
                rank_of(c.before), rank_of(c.after), c.rank_move ? std::to_string(*c.rank_move) : "",
                exact(price_of(c.before)), exact(price_of(c.after)),
                price ? price->currency().to_string() : "", opt_text(c.price_delta),
-               pct(c.price_percent), exact(total_of(c.before)), exact(total_of(c.after)),
-               opt_text(c.total_delta), pct(c.total_percent), opt_text(c.total_percent)});
+               plain_pct(c.price_percent), exact(total_of(c.before)), exact(total_of(c.after)),
+               currency.to_string(), opt_text(c.total_delta), plain_pct(c.total_percent),
+               opt_text(c.total_percent)});
   }
   return t;
 }
@@ -154,18 +161,18 @@ void write_quote_comparison(std::ostream& out, const QuoteResult& now, const Quo
                                 {"removed", removed},
                                 {"changed", changed},
                                 {"same", same},
-                                {"lines", json_rows(data_table(cmp))}};
+                                {"lines", json_rows(data_table(cmp, now.currency))}};
     out << json_text(with_schema_version(j)) << "\n";
     return;
   }
   if (format == Format::csv) {
-    write_table(out, data_table(cmp), format);
+    write_table(out, data_table(cmp, now.currency), format);
     return;
   }
   out << "Compared with " << before_path << " (prices at " << at_text(before.at) << "; now "
       << format_instant(now.at) << "): " << added << " new, " << removed << " removed, " << changed
       << " changed, " << same << " the same.\n\n";
-  write_table(out, text_table(cmp, now.currency.to_string()), format);
+  write_table(out, text_table(cmp), format);
   out << "\nLines are matched by provider, region, instance type and mode. move: places up (+) "
          "or down (−) the ranking; delta = total − was; percentages of the earlier value, "
          "rounded half up to "

@@ -196,6 +196,8 @@ Table options_table(const LeaseVsBuyResult& r, const Fmt& f) {
   return t;
 }
 
+// The cumulative costs by month; with exact amounts (CSV) their currency in a last column (a
+// text table names it in its section's title).
 Table months_table(const LeaseVsBuyResult& r, const Fmt& f) {
   const RentOption* payg = r.best_payg ? &r.options[*r.best_payg] : nullptr;
   const RentOption* prepaid = r.best_prepaid ? &r.options[*r.best_prepaid] : nullptr;
@@ -208,6 +210,7 @@ Table months_table(const LeaseVsBuyResult& r, const Fmt& f) {
            {"rent_payg_pv", true},
            {"rent_prepaid_pv", true}},
           {}};
+  if (f.exact) t.columns.push_back({"currency"});
   for (const auto& m : r.buy.months) {
     const auto i = static_cast<std::size_t>(m.month);
     std::string cheapest = "buy";
@@ -217,17 +220,23 @@ Table months_table(const LeaseVsBuyResult& r, const Fmt& f) {
       least = payg->cumulative[i];
     }
     if (prepaid && prepaid->cumulative[i] < least) cheapest = "prepaid";
-    t.add_row({std::to_string(m.month), f.num(m.cumulative.amount()),
-               payg ? f.num(payg->cumulative[i].amount()) : "",
-               prepaid ? f.num(prepaid->cumulative[i].amount()) : "", cheapest,
-               f.num(m.cumulative_pv.amount()), payg ? f.num(payg->cumulative_pv[i].amount()) : "",
-               prepaid ? f.num(prepaid->cumulative_pv[i].amount()) : ""});
+    std::vector<std::string> row = {std::to_string(m.month),
+                                    f.num(m.cumulative.amount()),
+                                    payg ? f.num(payg->cumulative[i].amount()) : "",
+                                    prepaid ? f.num(prepaid->cumulative[i].amount()) : "",
+                                    cheapest,
+                                    f.num(m.cumulative_pv.amount()),
+                                    payg ? f.num(payg->cumulative_pv[i].amount()) : "",
+                                    prepaid ? f.num(prepaid->cumulative_pv[i].amount()) : ""};
+    if (f.exact) row.push_back(r.inputs.currency.to_string());
+    t.add_row(std::move(row));
   }
   return t;
 }
 
-// --format json: the whole result, structured; amounts are exact decimal strings in the
-// comparison currency (named once, at the top), as everywhere in gpubill.
+// --format json: the whole result, structured; amounts are exact decimal strings, and every
+// object holding amounts names their currency in its "currency" member (the comparison
+// currency; an option's list price has its own list_currency), as everywhere in gpubill.
 using ojson = nlohmann::ordered_json;
 
 ojson amount(const Money& m) {
@@ -235,7 +244,9 @@ ojson amount(const Money& m) {
 }
 
 ojson line_json(const LinearCost& l) {
-  return {{"fixed", amount(l.fixed)}, {"per_utilisation", amount(l.per_utilisation)}};
+  return {{"fixed", amount(l.fixed)},
+          {"per_utilisation", amount(l.per_utilisation)},
+          {"currency", l.fixed.currency().to_string()}};
 }
 
 ojson opt_month(const std::optional<int>& m) {
@@ -260,8 +271,9 @@ ojson fx_json(const FxRate& r) {
 ojson result_json(const LeaseVsBuyResult& r) {
   const auto& in = r.inputs;
   const auto& b = r.buy;
+  const std::string cur = in.currency.to_string();
   ojson j;
-  j["currency"] = in.currency.to_string();
+  j["currency"] = cur;
   j["date"] = format_day(in.date);
   ojson fx = ojson::array();
   for (const auto& rate : in.fx_rates) fx.push_back(fx_json(rate));
@@ -285,7 +297,8 @@ ojson result_json(const LeaseVsBuyResult& r) {
                  {"monthly_rate", in.monthly_rate.to_string()},
                  {"providers", in.providers},
                  {"rent_gpus", in.rent_gpus},
-                 {"fx_rates", fx}};
+                 {"fx_rates", fx},
+                 {"currency", cur}};
   j["buy"] = {{"power_per_month", amount(b.power_per_month)},
               {"power_per_month_full_use", amount(b.power_per_month_full_use)},
               {"hosting_per_month", amount(b.hosting_per_month)},
@@ -294,7 +307,8 @@ ojson result_json(const LeaseVsBuyResult& r) {
               {"total", amount(b.total)},
               {"total_pv", amount(b.total_pv)},
               {"total_line", line_json(b.total_line)},
-              {"pv_line", line_json(b.pv_line)}};
+              {"pv_line", line_json(b.pv_line)},
+              {"currency", cur}};
   j["owned_per_gpu_hour"] = r.owned_per_gpu_hour ? amount(*r.owned_per_gpu_hour) : ojson();
   ojson options = ojson::array();
   for (const auto& o : r.options) {
@@ -316,7 +330,8 @@ ojson result_json(const LeaseVsBuyResult& r) {
                        {"total_pv", amount(o.total_pv)},
                        {"total_line", line_json(o.total_line)},
                        {"pv_line", line_json(o.pv_line)},
-                       {"notes", o.notes}});
+                       {"notes", o.notes},
+                       {"currency", cur}});
   }
   j["options"] = options;
   ojson comparisons = ojson::array();
@@ -329,7 +344,8 @@ ojson result_json(const LeaseVsBuyResult& r) {
          {"break_even_utilisation", break_even_json(c.break_even_utilisation)},
          {"break_even_utilisation_pv", break_even_json(c.break_even_utilisation_pv)},
          {"saving", amount(c.saving)},
-         {"saving_pv", amount(c.saving_pv)}});
+         {"saving_pv", amount(c.saving_pv)},
+         {"currency", cur}});
   }
   j["comparisons"] = comparisons;
   const auto& rule = r.rule_of_thumb;
@@ -339,14 +355,16 @@ ojson result_json(const LeaseVsBuyResult& r) {
                      {"option", rent.option},
                      {"yearly", amount(rent.yearly)},
                      {"implied_fee", amount(rent.implied_fee)},
-                     {"years_to_price", rent.years_to_price.to_string()}});
+                     {"years_to_price", rent.years_to_price.to_string()},
+                     {"currency", cur}});
   }
   j["rule_of_thumb"] = {
       {"text", "全款/3年+少量的费用=年租: a year's rent ≈ price / 3 + a small fee"},
       {"price_over_3", amount(rule.price_over_3)},
       {"owner_yearly_cost", amount(rule.owner_yearly_cost)},
       {"owner_yearly_running", amount(rule.owner_yearly_running)},
-      {"rents", rents}};
+      {"rents", rents},
+      {"currency", cur}};
   const RentOption* payg = r.best_payg ? &r.options[*r.best_payg] : nullptr;
   const RentOption* prepaid = r.best_prepaid ? &r.options[*r.best_prepaid] : nullptr;
   ojson months = ojson::array();
@@ -361,11 +379,13 @@ ojson result_json(const LeaseVsBuyResult& r) {
                         {"residual", amount(m.residual)},
                         {"net", amount(m.net)},
                         {"cumulative", amount(m.cumulative)},
-                        {"cumulative_pv", amount(m.cumulative_pv)}}},
+                        {"cumulative_pv", amount(m.cumulative_pv)},
+                        {"currency", cur}}},
                       {"rent_payg", payg ? amount(payg->cumulative[i]) : ojson()},
                       {"rent_payg_pv", payg ? amount(payg->cumulative_pv[i]) : ojson()},
                       {"rent_prepaid", prepaid ? amount(prepaid->cumulative[i]) : ojson()},
-                      {"rent_prepaid_pv", prepaid ? amount(prepaid->cumulative_pv[i]) : ojson()}});
+                      {"rent_prepaid_pv", prepaid ? amount(prepaid->cumulative_pv[i]) : ojson()},
+                      {"currency", cur}});
   }
   j["months"] = months;
   j["notes"] = r.notes;

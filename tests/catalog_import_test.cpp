@@ -410,6 +410,7 @@ namespace {
 
 using Run = gpubill::testing::CliRun;
 using gpubill::testing::run_cli;
+using gpubill::testing::Stderr;
 
 std::set<std::string> first_column(const std::string& csv) {
   std::set<std::string> values;
@@ -473,6 +474,52 @@ TEST_CASE("the CLI lists V100 offers of several providers", "[catalog_import][cl
   CHECK(rejected.status == 1);
   CHECK(rejected.output.find("/prices/0") != std::string::npos);
   CHECK(std::count(rejected.output.begin(), rejected.output.end(), '\n') == 1);
+}
+
+TEST_CASE("catalog import and validate summarise in JSON and CSV", "[catalog_import][cli]") {
+  TempDir dir;
+  const std::string db = " --db '" + dir.file("cli.db") + "'";
+  gpubill::testing::ensure_database(dir.file("cli.db"));
+  const std::string file = std::string("'") + GPUBILL_SOURCE_DIR + "/tests/data/testcloud.json'";
+  for (const char* command : {"catalog validate ", "catalog import "}) {
+    INFO(command);
+    const auto j = run_cli(command + file + " --format json" + db, Stderr::discarded);
+    INFO(j.output);
+    REQUIRE(j.status == 0);
+    const auto doc = nlohmann::json::parse(j.output);
+    gpubill::testing::check_schema("catalog-import.schema.json", doc);
+    CHECK(doc["valid"] == true);
+    CHECK(doc["written"] == (std::string(command) == "catalog import "));
+    CHECK(doc["errors"].empty());
+    REQUIRE(doc["rows"].size() == 10);
+    CHECK(doc["rows"][4]["kind"] == "prices");
+    CHECK(doc["rows"][4]["rows"].get<int>() > 0);
+    CHECK(doc["total_rows"].get<int>() >= doc["rows"][4]["rows"].get<int>());
+  }
+  const auto c = run_cli("catalog validate " + file + " --format csv" + db, Stderr::discarded);
+  REQUIRE(c.status == 0);
+  CHECK(c.output.rfind("kind,rows\nproviders,", 0) == 0);
+
+  // A bad file: the error's file, place and field in JSON; the message and status as ever.
+  const auto bad = dir.write("bad.json", R"({"prices": [{"amount": 1}]})");
+  const auto rejected =
+      run_cli("catalog import '" + bad + "' --format json" + db, Stderr::discarded);
+  CHECK(rejected.status == 1);
+  INFO(rejected.output);
+  const auto doc = nlohmann::json::parse(rejected.output);
+  gpubill::testing::check_schema("catalog-import.schema.json", doc);
+  CHECK(doc["valid"] == false);
+  CHECK(doc["written"] == false);
+  REQUIRE(doc["errors"].size() == 1);
+  CHECK(doc["errors"][0]["file"] == dir.file("bad.json"));
+  CHECK(doc["errors"][0]["place"].get<std::string>().rfind("/prices/0", 0) == 0);
+  const auto syntax = dir.write("syntax.json", "{\n\"prices\": [\n");
+  const auto s = run_cli("catalog validate '" + syntax + "' --format json" + db, Stderr::discarded);
+  CHECK(s.status == 1);
+  const auto sdoc = nlohmann::json::parse(s.output);
+  gpubill::testing::check_schema("catalog-import.schema.json", sdoc);
+  REQUIRE(sdoc["errors"].size() == 1);
+  CHECK(sdoc["errors"][0]["line"].is_number_integer());
 }
 
 TEST_CASE("loading prices around an instant keeps what look-ups at that instant need",

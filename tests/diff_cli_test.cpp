@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "json_schema.hpp"
 #include "temp_dir.hpp"
 
 using gpubill::testing::CliRun;
@@ -91,9 +92,9 @@ region * = a price for every region; delta = to_price − from_price; change_pct
   CHECK(
       without_row_ids(c.output) ==
       R"(provider,subject_kind,subject,region,mode,change,from_price,to_price,currency,unit,delta,change_pct,change_pct_exact,from_as_of,to_as_of
-diffcloud,instance,D.ONE,*,payg,changed,3,3.3,CNY,hour,0.3,+10.00,10,2021-01-01,2021-05-01
+diffcloud,instance,D.ONE,*,payg,changed,3,3.3,CNY,hour,0.3,10.00,10,2021-01-01,2021-05-01
 diffcloud,instance,D.ONE,d-1,payg,changed,0,0.5,CNY,hour,0.5,,,2021-01-01,2021-05-01
-diffcloud,instance,D.ONE,d-2,payg,changed,0.3,0.4,CNY,hour,0.1,+33.33,33.333333333333,2021-01-01,2021-05-01
+diffcloud,instance,D.ONE,d-2,payg,changed,0.3,0.4,CNY,hour,0.1,33.33,33.333333333333,2021-01-01,2021-05-01
 diffcloud,instance,D.TWO,d-2,payg,added,,6.5,CNY,hour,,,,,2021-06-01
 diffcloud,gpu,T4,*,payg,added,,1.25,CNY,hour,,,,,2021-05-01
 )");
@@ -111,6 +112,10 @@ diffcloud,gpu,T4,*,payg,added,,1.25,CNY,hour,,,,,2021-05-01
   CHECK(doc["changes"][1]["change_pct_exact"] == "-8.333333333333");
   CHECK(doc["changes"][3]["change"] == "removed");
   CHECK(doc["changes"][3]["to_price"].is_null());
+  CHECK(doc["changes"][0]["change_pct"] == "10.00");  // a decimal, unsigned (+ in the table)
+  CHECK(doc["changes"][0]["from_row_id"].is_number_integer());
+  CHECK(doc["changes"][6]["from_row_id"].is_null());  // added
+  gpubill::testing::check_schema("catalog-diff.schema.json", doc);
 
   const CliRun none =
       db.run("catalog diff --from 2021-02-01 --provider diffcloud --mode reserved_3y");
@@ -142,10 +147,10 @@ TEST_CASE("gpubill quote --compare-to shows what changed since an earlier quote"
       "Compared with " + before +
           R"( (prices at 2020-03-01T00:00:00Z; now 2020-07-01T00:00:00Z): 1 new, 1 removed, 1 changed, 0 the same.
 
-change   rank   move  provider      region  instance_type  mode     unit_price   price_pct  was_CNY  total_CNY  delta  total_pct
--------  -----  ----  ------------  ------  -------------  -------  -----------  ---------  -------  ---------  -----  ---------
-new      1            testcloud-us  *       U.GPU          payg     1 USD                                70.74
-changed  1 → 2    -1  testcloud     *       T.SMALL        payg     10 → 12 CNY     +20.00   100.00     120.00  20.00     +20.00
+change   rank   move  provider      region  instance_type  mode     unit_price   price_pct      was   total  delta  total_pct
+-------  -----  ----  ------------  ------  -------------  -------  -----------  ---------  -------  ------  -----  ---------
+new      1            testcloud-us  *       U.GPU          payg     1 USD                             70.74
+changed  1 → 2    -1  testcloud     *       T.SMALL        payg     10 → 12 CNY     +20.00   100.00  120.00  20.00     +20.00
 removed  2            testcloud     *       T.SMALL        prepaid  3000 CNY                3000.00
 
 Lines are matched by provider, region, instance type and mode. move: places up (+) or down (−) the ranking; delta = total − was; percentages of the earlier value, rounded half up to 2 decimals. Totals are in CNY.
@@ -156,10 +161,10 @@ Lines are matched by provider, region, instance type and mode. move: places up (
   CHECK(c.status == 0);
   CHECK(
       c.output ==
-      R"(change,provider,region,instance_type,mode,rank_before,rank_after,rank_move,price_before,price_after,price_currency,price_delta,price_pct,total_before,total_after,total_delta,total_pct,total_pct_exact
-new,testcloud-us,*,U.GPU,payg,,1,,,1,USD,,,,70.744,,,
-changed,testcloud,*,T.SMALL,payg,1,2,-1,10,12,CNY,2,+20.00,100,120,20,+20.00,20
-removed,testcloud,*,T.SMALL,prepaid,2,,,3000,,CNY,,,3000,,,,
+      R"(change,provider,region,instance_type,mode,rank_before,rank_after,rank_move,price_before,price_after,price_currency,price_delta,price_pct,total_before,total_after,total_currency,total_delta,total_pct,total_pct_exact
+new,testcloud-us,*,U.GPU,payg,,1,,,1,USD,,,,70.744,CNY,,,
+changed,testcloud,*,T.SMALL,payg,1,2,-1,10,12,CNY,2,20.00,100,120,CNY,20,20.00,20
+removed,testcloud,*,T.SMALL,prepaid,2,,,3000,,CNY,,,3000,,CNY,,,
 )");
 
   const CliRun j = db.run(now + " --format json", false);
@@ -172,6 +177,11 @@ removed,testcloud,*,T.SMALL,prepaid,2,,,3000,,CNY,,,3000,,,,
   CHECK(doc["changed"] == 1);
   CHECK(doc["same"] == 0);
   CHECK(doc["lines"][1]["total_pct_exact"] == "20");
+  CHECK(doc["lines"][1]["total_pct"] == "20.00");
+  CHECK(doc["lines"][1]["rank_move"] == -1);
+  CHECK(doc["lines"][0]["rank_before"].is_null());  // new
+  CHECK(doc["lines"][1]["total_currency"] == "CNY");
+  gpubill::testing::check_schema("quote-compare.schema.json", doc);
 
   // The same earlier quote in a schema_version envelope compares the same.
   const std::string wrapped = db.dir.write(

@@ -140,6 +140,19 @@ TEST_CASE("gpubill advise prints the article's advice applied", "[quote][cli][ad
   const auto doc = nlohmann::json::parse(j.output);
   CHECK(doc["items"].size() == 5);
   gpubill::testing::check_schema("advise.schema.json", doc);
+  // Quantities are decimal strings, yes/no fields booleans (docs/schemas/README.md).
+  REQUIRE_FALSE(doc["offers"].empty());
+  const auto& offer = doc["offers"][0];
+  CHECK(offer["gpu"].is_string());
+  CHECK(offer["gpu_count"].is_string());
+  CHECK(offer["nvlink"].is_boolean());
+  CHECK(offer["meets_advice"].is_boolean());
+  CHECK((offer["ram_ge_gpu_memory"].is_boolean() || offer["ram_ge_gpu_memory"].is_null()));
+  const Run c = cli(dir, "advise --gpu T4 --format csv", false);
+  REQUIRE(c.status == 0);
+  CHECK(c.output.rfind("offer,gpu_count,gpu,ram_gb,gpu_memory_gb,ram_ge_gpu_memory,local_ssd_gb,"
+                       "nvlink,meets_advice,cheapest,currency,mode\n",
+                       0) == 0);
 }
 
 TEST_CASE("every sample workload quotes on the bundled catalog", "[quote][cli]") {
@@ -229,4 +242,12 @@ TEST_CASE("a command that only reads refuses a missing database; init creates on
   const Run memory = gpubill::testing::run_cli("catalog gpus --db :memory:");
   CHECK(memory.status == 0);
   CHECK_THAT(memory.output, !Catch::Contains("created"));
+  // init's result as a record.
+  const Run json = gpubill::testing::run_cli("init --format json --db '" + path + "'",
+                                             gpubill::testing::Stderr::discarded);
+  REQUIRE(json.status == 0);
+  const auto doc = nlohmann::json::parse(json.output);
+  gpubill::testing::check_schema("init.schema.json", doc);
+  CHECK(doc["database"] == path);
+  CHECK(doc["db_schema_version"].is_number_integer());
 }

@@ -130,6 +130,7 @@ TEST_CASE("report lease-vs-buy: the months table equals gpubill lease-vs-buy's C
   REQUIRE(rows.size() == 37);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     INFO("month " << i);
+    CHECK(expected[i].at("currency") == "USD");
     for (const char* col : {"month", "buy", "rent_payg", "rent_prepaid", "buy_pv", "rent_payg_pv",
                             "rent_prepaid_pv"}) {
       if (expected[i].at(col).empty()) continue;

@@ -63,6 +63,15 @@ TEST_CASE("gpubill lease-vs-buy flags override the file, json and csv output", "
   CHECK(doc["comparisons"][0]["break_even_utilisation"]["kind"] == "renting_below");
   CHECK(doc["rule_of_thumb"]["price_over_3"] == "49666.666666666667");
   gpubill::testing::check_schema("lease-vs-buy.schema.json", doc);
+  // Every object holding amounts names their currency.
+  CHECK(doc["buy"]["currency"] == "USD");
+  CHECK(doc["buy"]["total_line"]["currency"] == "USD");
+  CHECK(doc["inputs"]["currency"] == "USD");
+  CHECK(doc["options"][0]["currency"] == "USD");
+  CHECK(doc["comparisons"][0]["currency"] == "USD");
+  CHECK(doc["rule_of_thumb"]["currency"] == "USD");
+  CHECK(doc["months"][0]["currency"] == "USD");
+  CHECK(doc["months"][0]["buy"]["currency"] == "USD");
 
   const TcoRun c = lease_vs_buy(dir,
                                 "--gpu V100 --count 8 --price '149000 USD' --host-watts 800 "
@@ -71,6 +80,10 @@ TEST_CASE("gpubill lease-vs-buy flags override the file, json and csv output", "
   REQUIRE(c.status == 0);
   CHECK(c.output.rfind("month,buy,rent_payg,rent_prepaid,cheapest,buy_pv,", 0) == 0);
   CHECK_THAT(c.output, Catch::Contains("\n36,179608.64,"));
+  // The amounts' currency in a column, not in a header name.
+  CHECK(c.output.substr(0, c.output.find('\n')) ==
+        "month,buy,rent_payg,rent_prepaid,cheapest,buy_pv,rent_payg_pv,rent_prepaid_pv,currency");
+  CHECK_THAT(c.output, Catch::Contains(",USD\n"));
 }
 
 TEST_CASE("gpubill lease-vs-buy rejects bad input with a clear message", "[tco][cli]") {
