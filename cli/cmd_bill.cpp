@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "gpubill/db.hpp"
 #include "gpubill/errors.hpp"
 #include "gpubill/focus.hpp"
 #include "gpubill/ledger.hpp"
@@ -11,10 +12,6 @@
 namespace gpubill::cli {
 
 namespace {
-
-std::string opt_id(const std::optional<std::int64_t>& v) {
-  return v ? std::to_string(*v) : "";
-}
 
 std::string signed_text(Decimal d) {
   return d.sign() > 0 ? "+" + d.to_string() : d.to_string();
@@ -191,10 +188,15 @@ int run_bill(const Globals& globals, const BillArgs& args) {
   auto db = globals.open_database(Access::read);
   const auto [year, month] = flag_value("--month", [&] { return parse_month(args.month); });
   check_account(db, args.account);
-  const auto s = args.zone.empty()
-                     ? monthly_statement(db, args.account, year, month)
-                     : monthly_statement(db, args.account, year, month,
-                                         flag_value("--zone", [&] { return Calendar(args.zone); }));
+  // The movements are read again, one at a time, for the last section (memory does not grow
+  // with them), in the same snapshot as the totals.
+  const ReadSnapshot snapshot(db);
+  const auto s =
+      args.zone.empty()
+          ? monthly_statement(db, args.account, year, month, StatementMovements::summarised)
+          : monthly_statement(db, args.account, year, month,
+                              flag_value("--zone", [&] { return Calendar(args.zone); }),
+                              StatementMovements::summarised);
   const Calendar calendar(s.time_zone);
 
   Table summary = record_table();
@@ -268,11 +270,20 @@ int run_bill(const Globals& globals, const BillArgs& args) {
                   int_column("charge_id"),
                   int_column("event_seq")},
                  false);
-  for (const auto& m : s.movements) {
-    doc.row({format_instant(m.at), m.kind, change_cell(m.amount, args.format),
-             m.balance_after.to_string(), m.currency.to_string(), opt_id(m.charge_id),
-             opt_id(m.event_seq)});
-  }
+  for_each_balance_movement(
+      db, args.account, s.period_start, s.period_end,
+      [&](const BalanceMovement& m) {
+        doc.begin_row()
+            .instant(m.at)
+            .text(m.kind)
+            .text(change_cell(m.amount, args.format))
+            .decimal(m.balance_after)
+            .text(m.currency.code())
+            .integer(m.charge_id)
+            .integer(m.event_seq);
+        doc.end_row();
+      },
+      &s.balances);
   doc.end_rows();
   doc.finish();
   return 0;
@@ -417,25 +428,29 @@ int run_rejects(const Globals& globals, const RejectsArgs& args) {
     filter.account = args.account;
   }
   if (!args.kind.empty()) filter.kind = args.kind;
-  const auto rows = query_rejects(db, filter);
   const bool full = args.format != Format::table;
-  Table t;
-  t.columns = {int_column("id"), {"kind"}, {"source"}, {"account"},
-               {"event_id"},     {"time"}, {"field"},  {"reason"}};
-  if (full) t.columns.push_back({"raw"});
-  for (const auto& r : rows) {
-    std::vector<std::string> row = {std::to_string(r.id),
-                                    r.kind,
-                                    r.source_file + ":" + std::to_string(r.source_line),
-                                    r.account,
-                                    r.event_id,
-                                    r.time ? format_instant(*r.time) : "",
-                                    r.field,
-                                    r.reason};
-    if (full) row.push_back(r.raw);
-    t.add_row(std::move(row));
-  }
-  write_table(std::cout, t, args.format);
+  std::vector<Column> columns = {int_column("id"), {"kind"}, {"source"}, {"account"},
+                                 {"event_id"},     {"time"}, {"field"},  {"reason"}};
+  if (full) columns.push_back({"raw"});
+  Document doc(std::cout, args.format, Document::Shape::listing);
+  doc.begin_rows("rows", std::move(columns));
+  std::string source;
+  for_each_reject(db, filter, [&](const RejectRow& r) {
+    source.assign(r.source_file).append(":").append(std::to_string(r.source_line));
+    auto& row = doc.begin_row()
+                    .integer(r.id)
+                    .text(r.kind)
+                    .text(source)
+                    .text(r.account)
+                    .text(r.event_id)
+                    .text(r.time ? format_instant(*r.time) : "")
+                    .text(r.field)
+                    .text(r.reason);
+    if (full) row.text(r.raw);
+    doc.end_row();
+  });
+  doc.end_rows();
+  doc.finish();
   return 0;
 }
 

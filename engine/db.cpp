@@ -90,6 +90,23 @@ Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 Database::~Database() = default;
 
+ReadSnapshot::ReadSnapshot(Database& db) : db_(db) {
+  try {
+    // SQLite's snapshot begins at the first read inside the transaction.
+    sqlite(db_).exec("BEGIN DEFERRED");
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(db_.path() + ": cannot begin a read: " + e.what());
+  }
+}
+
+ReadSnapshot::~ReadSnapshot() {
+  try {
+    sqlite(db_).exec("ROLLBACK");  // nothing was written: ending the read is all it does
+  } catch (const SQLite::Exception&) {
+    // The read is over either way (a failed statement may have ended the transaction).
+  }
+}
+
 const std::string& Database::path() const noexcept {
   return impl_->path;
 }

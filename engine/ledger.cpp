@@ -344,17 +344,21 @@ std::optional<ChargeLine> find_charge(Database& db, std::int64_t charge_id) {
   });
 }
 
-std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_view account,
-                                                     std::optional<Instant> from,
-                                                     std::optional<Instant> to) {
-  return store_call("reading balance movements", [&] {
+void for_each_balance_movement(Database& db, std::string_view account, std::optional<Instant> from,
+                               std::optional<Instant> to,
+                               const std::function<void(const BalanceMovement&)>& fn,
+                               const std::vector<BalanceSummary>* opening) {
+  store_call("reading balance movements", [&] {
     // `c` is the settlement a movement debits, if it debits one.
     std::string sql =
         "SELECT m.id, m.account, m.at, m.currency, m.amount, m.balance_after, m.kind, "
         "m.charge_id, m.event_seq, c.id FROM balance_movement m LEFT JOIN charge c ON c.id = "
         "m.charge_id AND c.kind = 'settlement' WHERE m.account = :account";
-    // Every movement before `to`, from the first: balance_after is their running total.
+    // Every movement before `to`, from the first (balance_after is their running total), or
+    // from `from` when the balances then are known.
     if (to) sql += " AND m.at < :to";
+    const bool seeded = opening != nullptr && from.has_value();
+    if (seeded) sql += " AND m.at >= :from";
     // The order replay applied them in. At one instant the hourly settlements come first
     // (time before events, docs/usage-log.md); their rows are written when a run ends, so their
     // ids say nothing of that order: they are listed by what they charge instead (all of one
@@ -366,10 +370,13 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
     SQLite::Statement q(sqlite(db), sql);
     q.bind(":account", std::string(account));
     if (to) q.bind(":to", static_cast<int64_t>(unix_of(*to)));
-    std::vector<BalanceMovement> out;
+    if (seeded) q.bind(":from", static_cast<int64_t>(unix_of(*from)));
     std::map<std::string, Decimal, std::less<>> running;  // by currency
+    if (seeded) {
+      for (const auto& b : *opening) running[std::string(b.currency.code())] = b.opening;
+    }
+    BalanceMovement m;
     while (q.executeStep()) {
-      BalanceMovement m;
       m.id = q.getColumn(0).getInt64();
       const std::string at = "balance movement " + std::to_string(m.id) + ": ";
       m.account = q.getColumn(1).getString();
@@ -388,14 +395,23 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
       m.charge_id = optional_int(q.getColumn(7));
       m.event_seq = optional_int(q.getColumn(8));
       if (from && m.at < *from) continue;
-      out.push_back(std::move(m));
+      fn(m);
     }
-    return out;
   });
 }
 
-std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter) {
-  return store_call("reading rejects", [&] {
+std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_view account,
+                                                     std::optional<Instant> from,
+                                                     std::optional<Instant> to) {
+  std::vector<BalanceMovement> out;
+  for_each_balance_movement(db, account, from, to,
+                            [&](const BalanceMovement& m) { out.push_back(m); });
+  return out;
+}
+
+void for_each_reject(Database& db, const RejectFilter& filter,
+                     const std::function<void(const RejectRow&)>& fn) {
+  store_call("reading rejects", [&] {
     std::string sql =
         "SELECT id, kind, source_file, source_line, account, event_id, time, field, reason, raw "
         "FROM reject WHERE 1";
@@ -405,9 +421,8 @@ std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter) {
     SQLite::Statement q(sqlite(db), sql);
     if (filter.account) q.bind(":account", *filter.account);
     if (filter.kind) q.bind(":kind", *filter.kind);
-    std::vector<RejectRow> out;
+    RejectRow r;
     while (q.executeStep()) {
-      RejectRow r;
       r.id = q.getColumn(0).getInt64();
       r.kind = q.getColumn(1).getString();
       r.source_file = q.getColumn(2).getString();
@@ -418,10 +433,15 @@ std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter) {
       r.field = q.getColumn(7).getString();
       r.reason = q.getColumn(8).getString();
       r.raw = q.getColumn(9).getString();
-      out.push_back(std::move(r));
+      fn(r);
     }
-    return out;
   });
+}
+
+std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter) {
+  std::vector<RejectRow> out;
+  for_each_reject(db, filter, [&](const RejectRow& r) { out.push_back(r); });
+  return out;
 }
 
 std::vector<std::string> known_accounts(Database& db) {

@@ -62,13 +62,13 @@ Calendar account_calendar(Database& db, std::string_view account) {
   return Calendar(*zones.begin());
 }
 
-MonthlyStatement monthly_statement(Database& db, std::string_view account, int year,
-                                   unsigned month) {
-  return monthly_statement(db, account, year, month, account_calendar(db, account));
+MonthlyStatement monthly_statement(Database& db, std::string_view account, int year, unsigned month,
+                                   StatementMovements movements) {
+  return monthly_statement(db, account, year, month, account_calendar(db, account), movements);
 }
 
 MonthlyStatement monthly_statement(Database& db, std::string_view account, int year, unsigned month,
-                                   const Calendar& calendar) {
+                                   const Calendar& calendar, StatementMovements movements) {
   if (month < 1 || month > 12) {
     throw std::invalid_argument("monthly_statement: month " + std::to_string(month) +
                                 " is not 1..12");
@@ -87,13 +87,11 @@ MonthlyStatement monthly_statement(Database& db, std::string_view account, int y
   filter.account = s.account;
   filter.from = s.period_start;
   filter.to = s.period_end;
-  const auto lines = query_charges(db, filter);
-
   using ComponentKey = std::tuple<std::string, std::string, std::string>;
   std::map<ComponentKey, ComponentTotal> components;
   std::map<std::pair<std::string, std::string>, KindTotal> kinds;
   std::map<std::string, CurrencyTotal> totals;
-  for (const auto& line : lines) {
+  for_each_charge(db, filter, ChargeDetail::lines, [&](const ChargeLine& line) {
     const std::string ccy = line.currency.to_string();
     auto& c = components[{line.instance, line.component, ccy}];
     if (c.component.empty()) {
@@ -113,30 +111,23 @@ MonthlyStatement monthly_statement(Database& db, std::string_view account, int y
     auto& t = totals[ccy];
     t.currency = line.currency;
     add(t.totals, line);
-  }
+  });
   for (auto& [key, c] : components) s.components.push_back(std::move(c));
   for (auto& [key, k] : kinds) s.kinds.push_back(std::move(k));
   for (auto& [key, t] : totals) s.totals.push_back(std::move(t));
 
   // Balances: the last balance of each currency before the month opens it; the movements of
-  // the month add up to the closing balance.
-  // One read: the running balances need every movement since the first anyway.
-  auto movements = query_balance_movements(db, account, std::nullopt, s.period_end);
-  const auto month_start = std::find_if(movements.begin(), movements.end(), [&](const auto& m) {
-    return m.at >= s.period_start;  // listed by at first
-  });
+  // the month add up to the closing balance. One pass: the running balances need every
+  // movement since the first anyway.
   std::map<std::string, BalanceSummary> balances;
-  for (auto it = movements.begin(); it != month_start; ++it) {
-    auto& b = balances[it->currency.to_string()];
-    b.currency = it->currency;
-    b.opening = it->balance_after;
-    b.closing = it->balance_after;
-  }
-  s.movements.assign(std::make_move_iterator(month_start),
-                     std::make_move_iterator(movements.end()));
-  for (const auto& m : s.movements) {
+  for_each_balance_movement(db, account, std::nullopt, s.period_end, [&](const BalanceMovement& m) {
     auto& b = balances[m.currency.to_string()];
     b.currency = m.currency;
+    if (m.at < s.period_start) {  // listed by at first
+      b.opening = m.balance_after;
+      b.closing = m.balance_after;
+      return;
+    }
     if (m.kind == "topup") {
       b.topups += m.amount;
     } else if (m.kind == "refund") {
@@ -149,7 +140,8 @@ MonthlyStatement monthly_statement(Database& db, std::string_view account, int y
     ++b.movements;
     b.closing = m.balance_after;
     if (!m.settles_run && m.recorded_balance != m.balance_after) b.reconciles = false;
-  }
+    if (movements == StatementMovements::listed) s.movements.push_back(m);
+  });
   for (auto& [key, b] : balances) {
     b.reconciles =
         b.reconciles && b.opening + b.topups + b.refunds + b.charges + b.other == b.closing;

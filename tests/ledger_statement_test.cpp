@@ -5,6 +5,7 @@
 #include "gpubill/errors.hpp"
 #include "gpubill/ledger.hpp"
 #include "ledger_fixture.hpp"
+#include "temp_dir.hpp"
 
 using gpubill::Calendar;
 using gpubill::Decimal;
@@ -169,6 +170,56 @@ TEST_CASE("opening and closing balances: top-ups, charges and refunds reconcile 
   CHECK(mar.balances[0].closing == Decimal::parse("929.1"));
   CHECK(mar.balances[0].movements == 0);
   CHECK(mar.movements.empty());
+
+  // Summarised, a statement keeps the same balances without listing the movements, which
+  // for_each_balance_movement hands out one at a time over the month.
+  const auto feb_summary = gpubill::monthly_statement(f.db(), "acme", 2018, 2, shanghai,
+                                                      gpubill::StatementMovements::summarised);
+  CHECK(feb_summary.movements.empty());
+  REQUIRE(feb_summary.balances.size() == 2);
+  CHECK(feb_summary.balances[0].opening == feb.balances[0].opening);
+  CHECK(feb_summary.balances[0].closing == feb.balances[0].closing);
+  CHECK(feb_summary.balances[0].movements == feb.balances[0].movements);
+  CHECK(feb_summary.balances[1].closing == feb.balances[1].closing);
+  std::vector<gpubill::BalanceMovement> streamed;
+  gpubill::for_each_balance_movement(f.db(), "acme", feb.period_start, feb.period_end,
+                                     [&](const auto& m) { streamed.push_back(m); });
+  // Started from the statement's opening balances, only the month is read: the same rows.
+  std::vector<gpubill::BalanceMovement> seeded;
+  gpubill::for_each_balance_movement(
+      f.db(), "acme", feb.period_start, feb.period_end, [&](const auto& m) { seeded.push_back(m); },
+      &feb_summary.balances);
+  REQUIRE(streamed.size() == feb.movements.size());
+  REQUIRE(seeded.size() == feb.movements.size());
+  for (std::size_t i = 0; i < streamed.size(); ++i) {
+    CHECK(streamed[i].id == feb.movements[i].id);
+    CHECK(streamed[i].balance_after == feb.movements[i].balance_after);
+    CHECK(seeded[i].balance_after == feb.movements[i].balance_after);
+  }
+}
+
+TEST_CASE("a read snapshot does not see what another connection writes meanwhile",
+          "[ledger][store]") {
+  gpubill::testing::TempDir dir;
+  const std::string path = dir.file("snap.db");
+  auto reader = gpubill::Database::open(path);
+  auto writer = gpubill::Database::open(path);
+  const auto topup = [&](const char* when) {
+    SQLite::Statement q(gpubill::sqlite(writer),
+                        "INSERT INTO balance_movement(account, at, currency, amount, "
+                        "balance_after, kind) VALUES ('acme', ?, 'CNY', '10', '10', 'topup')");
+    q.bind(1, static_cast<int64_t>(gpubill::testing::unix_seconds(at(when))));
+    q.exec();
+  };
+  topup("2018-01-05T00:00:00Z");
+  {
+    const gpubill::ReadSnapshot snapshot(reader);
+    CHECK(gpubill::query_balance_movements(reader, "acme").size() == 1);
+    topup("2018-01-06T00:00:00Z");
+    CHECK(gpubill::query_balance_movements(reader, "acme").size() == 1);
+    CHECK_THROWS_AS(gpubill::ReadSnapshot(reader), gpubill::StoreError);
+  }
+  CHECK(gpubill::query_balance_movements(reader, "acme").size() == 2);
 }
 
 TEST_CASE("a gap in the balance history shows as not reconciling", "[ledger][balance]") {

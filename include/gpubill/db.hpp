@@ -49,6 +49,21 @@ class Database {
   std::unique_ptr<Impl> impl_;
 };
 
+// Every read of `db` while it lives sees the database as of one moment, though other processes
+// write meanwhile (a deferred SQLite transaction, ended when it goes): for a document read in
+// several queries, such as a bill's totals and then its movements. Writes through `db` are not
+// allowed meanwhile. Throws StoreError when the transaction cannot begin (one is open).
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(Database& db);
+  ~ReadSnapshot();
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  Database& db_;
+};
+
 // The number of migrations compiled into this gpubill.
 int latest_schema_version();
 

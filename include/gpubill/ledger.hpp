@@ -192,18 +192,37 @@ struct MonthlyStatement {
   std::vector<KindTotal> kinds;            // by (kind, currency)
   std::vector<CurrencyTotal> totals;       // by currency
   std::vector<BalanceSummary> balances;    // by currency: every currency moved up to period_end
-  std::vector<BalanceMovement> movements;  // in the month, by (at, id)
+  // In the month, by (at, id); empty with StatementMovements::summarised.
+  std::vector<BalanceMovement> movements;
 };
+
+// query_balance_movements's movements handed to `fn` one at a time as they are read: memory
+// does not grow with them (the running balances are one per currency). The movement `fn` gets
+// is valid only during the call. With `opening` (the balances a statement of [from, to) found),
+// only the movements from `from` are read, their running totals starting at those openings.
+// Throws StoreError as query_balance_movements does, and whatever `fn` throws.
+void for_each_balance_movement(Database& db, std::string_view account, std::optional<Instant> from,
+                               std::optional<Instant> to,
+                               const std::function<void(const BalanceMovement&)>& fn,
+                               const std::vector<BalanceSummary>* opening = nullptr);
+
+// Whether a statement lists the month's balance movements or only sums them into its balances
+// (then read them with for_each_balance_movement over [period_start, period_end): a bill's
+// memory does not grow with an account's movements).
+enum class StatementMovements { listed, summarised };
 
 // The statement of `account` for a calendar month in `calendar`'s zone: every charge line that
 // starts in the month (runs split by hours at the month boundary, exactly), totalled per instance
 // and component, per kind and per currency, and the account's balance movements in the month.
-// REQUIRES: 1 <= month <= 12. Throws StoreError on undecodable rows.
+// REQUIRES: 1 <= month <= 12. Throws StoreError on undecodable rows. Memory grows with the
+// instances and components of the account, not with its charge rows or movements (read one at
+// a time), but for the movements listed (StatementMovements::listed, the default).
 MonthlyStatement monthly_statement(Database& db, std::string_view account, int year, unsigned month,
-                                   const Calendar& calendar);
+                                   const Calendar& calendar,
+                                   StatementMovements movements = StatementMovements::listed);
 // The same in the account's billing calendar (account_calendar).
-MonthlyStatement monthly_statement(Database& db, std::string_view account, int year,
-                                   unsigned month);
+MonthlyStatement monthly_statement(Database& db, std::string_view account, int year, unsigned month,
+                                   StatementMovements movements = StatementMovements::listed);
 
 // The billing time zone of an account: the billing_time_zone of the providers its charges name.
 // An account with no charges, or only charges without a provider, gets UTC. Throws Error when
@@ -312,6 +331,10 @@ struct RejectFilter {
 
 // Rejected and quarantined input lines, by id (the order they were met).
 std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter = {});
+// The same rows handed to `fn` one at a time as they are read (a log with many bad lines has
+// many). The row `fn` gets is valid only during the call.
+void for_each_reject(Database& db, const RejectFilter& filter,
+                     const std::function<void(const RejectRow&)>& fn);
 
 // Every account a stored event or a reject names, sorted: the accounts a query can ask about.
 // Throws StoreError.
