@@ -16,7 +16,6 @@
 
 #include "gpubill/errors.hpp"
 #include "gpubill/money.hpp"
-#include "gpubill/policy.hpp"
 #include "gpubill/time.hpp"
 
 namespace gpubill::json_input {

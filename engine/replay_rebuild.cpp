@@ -241,7 +241,7 @@ template <typename Work>
 RebuildReport in_write_transaction(Database& db, const char* what, Work work) {
   auto& sql = sqlite(db);
   try {
-    ScopedCacheSize cache(sql, kReplayCacheKiB);
+    ScopedCacheSize cache(sql, kDefaultReplayCacheKiB);
     WriteTransaction tx(sql, db.path(), what);
     RebuildReport report = work(sql);
     tx.commit();

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "gpubill/db.hpp"
-#include "gpubill/replay.hpp"
 
 namespace gpubill {
 
@@ -30,7 +29,8 @@ void write_meta(SQLite::Database& db, const std::string& key, const std::string&
 // random places spill pages to the WAL and read them back with SQLite's default 2 MB cache. A
 // fixed cap, so memory does not grow with the input beyond it; SQLite takes pages as it needs
 // them, so a small transaction stays small. Loading the bundled catalog (14k price rows into
-// four indexes) uses the default 64 MB; replays use kReplayCacheKiB.
+// four indexes) uses the default 64 MB; replays and rebuilds take kDefaultReplayCacheKiB
+// (gpubill/replay.hpp) unless told otherwise.
 //
 // Why a replay takes a large cache (kDefaultReplayCacheKiB, include/gpubill/replay.hpp): the
 // whole replay is one transaction, so everything it writes sits in the WAL until it commits, and
@@ -41,7 +41,6 @@ void write_meta(SQLite::Database& db, const std::string& key, const std::string&
 // and again. Measured (docs/benchmarks.md): 300 days replayed at 51 % of the 30-day events/s
 // with 64 MB and about 80 % with 256 MB, where it misses 0.016 times per event; 30 days: CPU 9.2 s
 // with 16 MB, 6.1 s with 64 MB. Rebuilds use the same default.
-inline constexpr std::int64_t kReplayCacheKiB = kDefaultReplayCacheKiB;
 
 class ScopedCacheSize {
  public:

@@ -14,13 +14,6 @@
 
 namespace gpubill {
 
-// A half-open period [from, to) in which a catalog row is in force; no `to` = open-ended.
-struct Effective {
-  Instant from{};
-  std::optional<Instant> to;
-  bool contains(Instant t) const noexcept { return from <= t && (!to || t < *to); }
-};
-
 // How often a pay-as-you-go resource is settled: one settlement record per cycle, rounded once
 // with the policy's rounding. Usage is still metered hour by hour; with a cycle longer than an
 // hour each hour's usage record is kept exact and the cycle's record is rounded at its end

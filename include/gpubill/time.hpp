@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,13 @@ Instant parse_instant(std::string_view text, bool allow_date = false);
 std::string format_instant(Instant t);
 // Appends format_instant(t)'s text to `out` (exports write millions of instants).
 void append_instant(std::string& out, Instant t);
+
+// A half-open period [from, to) in which a catalog row is in force; no `to` = open-ended.
+struct Effective {
+  Instant from{};
+  std::optional<Instant> to;
+  bool contains(Instant t) const noexcept { return from <= t && (!to || t < *to); }
+};
 
 // Parses "YYYY-MM-DD" into a valid day. Throws ParseError.
 date::sys_days parse_day(std::string_view text);
