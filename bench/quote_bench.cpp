@@ -15,8 +15,8 @@
 #include <iostream>
 #include <memory>
 
-#include "gpubill/quote.hpp"
-#include "gpubill/workload.hpp"
+#include "gpubill/quote/quote.hpp"
+#include "gpubill/quote/workload.hpp"
 #include "synthetic_catalog.hpp"
 
 namespace {

@@ -20,10 +20,10 @@
 #include <iostream>
 #include <string>
 
-#include "gpubill/catalog_import.hpp"
-#include "gpubill/db.hpp"
-#include "gpubill/events.hpp"
-#include "gpubill/replay.hpp"
+#include "gpubill/catalog/catalog_import.hpp"
+#include "gpubill/replay/events.hpp"
+#include "gpubill/replay/replay.hpp"
+#include "gpubill/store/db.hpp"
 
 namespace {
 

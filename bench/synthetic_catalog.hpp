@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gpubill/catalog.hpp"
+#include "gpubill/catalog/catalog.hpp"
 
 namespace gpubill::synthetic {
 

@@ -3,10 +3,10 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpubill/db.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/focus.hpp"
-#include "gpubill/ledger.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/ledger/focus.hpp"
+#include "gpubill/ledger/ledger.hpp"
+#include "gpubill/store/db.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

@@ -6,11 +6,11 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpubill/catalog.hpp"
-#include "gpubill/catalog_import.hpp"
-#include "gpubill/catalog_offers.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/provenance.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/catalog/catalog_import.hpp"
+#include "gpubill/catalog/catalog_offers.hpp"
+#include "gpubill/catalog/provenance.hpp"
 #include "output.hpp"
 #include "progress_bar.hpp"
 

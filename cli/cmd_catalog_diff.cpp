@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpubill/catalog_diff.hpp"
+#include "gpubill/catalog/catalog_diff.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

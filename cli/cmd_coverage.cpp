@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpubill/catalog_coverage.hpp"
-#include "gpubill/catalog_offers.hpp"
+#include "gpubill/catalog/catalog_coverage.hpp"
+#include "gpubill/catalog/catalog_offers.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

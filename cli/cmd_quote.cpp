@@ -7,10 +7,10 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpubill/catalog.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/quote.hpp"
-#include "gpubill/workload.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/quote/quote.hpp"
+#include "gpubill/quote/workload.hpp"
 #include "output.hpp"
 #include "quote_args.hpp"
 #include "quote_compare_output.hpp"

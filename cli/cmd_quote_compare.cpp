@@ -2,8 +2,8 @@
 
 #include <ostream>
 
-#include "gpubill/errors.hpp"
-#include "gpubill/percent.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/base/percent.hpp"
 #include "quote_compare_output.hpp"
 
 namespace gpubill::cli {

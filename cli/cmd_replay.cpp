@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/replay.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/replay/replay.hpp"
 #include "output.hpp"
 #include "progress_bar.hpp"
 

@@ -1,4 +1,4 @@
-// gpubill report quote | lease-vs-buy | bill: the HTML reports (include/gpubill/report.hpp),
+// gpubill report quote | lease-vs-buy | bill: the HTML reports (include/gpubill/report/report.hpp),
 // with the flags of the commands whose numbers they draw.
 #include <fstream>
 #include <iostream>
@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/ledger.hpp"
-#include "gpubill/report.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/ledger/ledger.hpp"
+#include "gpubill/report/report.hpp"
 #include "quote_args.hpp"
 #include "tco_args.hpp"
 

@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "gpubill/catalog.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/input_file.hpp"
-#include "gpubill/tco.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/base/input_file.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/tco/tco.hpp"
 #include "output.hpp"
 #include "tco_args.hpp"
 

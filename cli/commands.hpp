@@ -9,10 +9,10 @@
 #include <string>
 #include <utility>
 
-#include "gpubill/catalog.hpp"
-#include "gpubill/db.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/time.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/base/time.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/store/db.hpp"
 
 namespace gpubill::cli {
 

@@ -2,10 +2,10 @@
 #include <algorithm>
 #include "commands.hpp"
 
-#include "gpubill/catalog_offers.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/ledger.hpp"
-#include "gpubill/workload.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/catalog_offers.hpp"
+#include "gpubill/ledger/ledger.hpp"
+#include "gpubill/quote/workload.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

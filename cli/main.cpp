@@ -7,7 +7,7 @@
 #endif
 
 #include "commands.hpp"
-#include "gpubill/errors.hpp"
+#include "gpubill/base/errors.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

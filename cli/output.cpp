@@ -8,8 +8,8 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "gpubill/csv.hpp"
-#include "gpubill/errors.hpp"
+#include "gpubill/base/csv.hpp"
+#include "gpubill/base/errors.hpp"
 #include "json_cells.hpp"
 #include "text_table.hpp"
 

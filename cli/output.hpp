@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "gpubill/decimal.hpp"
-#include "gpubill/money.hpp"
-#include "gpubill/time.hpp"
+#include "gpubill/base/decimal.hpp"
+#include "gpubill/base/money.hpp"
+#include "gpubill/base/time.hpp"
 
 namespace CLI {
 class App;

@@ -1,6 +1,6 @@
 // The progress bar long commands (replay, rebuild, void, catalog import) draw on stderr: only
 // when stderr is a terminal and --quiet is not given, redrawn in place at most ten times a
-// second. The library reports how far it has read (gpubill/progress.hpp); the bar measures the
+// second. The library reports how far it has read (gpubill/base/progress.hpp); the bar measures the
 // time for the rate and the ETA.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gpubill/progress.hpp"
+#include "gpubill/base/progress.hpp"
 
 namespace CLI {
 class App;

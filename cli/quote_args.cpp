@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "gpubill/db.hpp"
-#include "gpubill/errors.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/store/db.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "gpubill/catalog.hpp"
-#include "gpubill/quote.hpp"
-#include "gpubill/workload.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/quote/quote.hpp"
+#include "gpubill/quote/workload.hpp"
 
 namespace gpubill::cli {
 

@@ -6,8 +6,8 @@
 #include <iosfwd>
 #include <string>
 
-#include "gpubill/quote.hpp"
-#include "gpubill/quote_compare.hpp"
+#include "gpubill/quote/quote.hpp"
+#include "gpubill/quote/quote_compare.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

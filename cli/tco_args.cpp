@@ -3,8 +3,8 @@
 
 #include <map>
 
-#include "gpubill/errors.hpp"
-#include "gpubill/input_file.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/base/input_file.hpp"
 
 namespace gpubill::cli {
 

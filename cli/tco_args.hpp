@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gpubill/catalog.hpp"
-#include "gpubill/tco.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/tco/tco.hpp"
 #include "output.hpp"
 
 namespace gpubill::cli {

@@ -2,8 +2,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gpubill/catalog_import.hpp"
-#include "gpubill/errors.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/catalog_import.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "gpubill/errors.hpp"
-#include "gpubill/events.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/replay/events.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);

@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "gpubill/decimal.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/money.hpp"
-#include "gpubill/time.hpp"
+#include "gpubill/base/decimal.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/base/money.hpp"
+#include "gpubill/base/time.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

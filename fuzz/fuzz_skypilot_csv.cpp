@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "gpubill/errors.hpp"
+#include "gpubill/base/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   gpubill::SkyPilotOptions options;

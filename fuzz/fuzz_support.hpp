@@ -1,9 +1,9 @@
 // Shared by the libFuzzer targets: the bundled catalog, loaded once per process.
 #pragma once
 
-#include "gpubill/catalog.hpp"
-#include "gpubill/catalog_import.hpp"
-#include "gpubill/db.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/catalog/catalog_import.hpp"
+#include "gpubill/store/db.hpp"
 
 namespace gpubill::fuzz {
 

@@ -4,8 +4,8 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "gpubill/errors.hpp"
-#include "gpubill/workload.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/quote/workload.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

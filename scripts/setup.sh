@@ -12,7 +12,7 @@ packages=(
   clang-format
   clang libclang-rt-14-dev  # the sanitizer build and libFuzzer (scripts/test.sh --sanitize)
   ccache                    # rebuilds compile only what changed
-  chromium fonts-noto-cjk   # the HTML reports' browser test (tests/report_browser.sh)
+  chromium fonts-noto-cjk   # the HTML reports' browser test (tests/report/report_browser.sh)
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

@@ -1,10 +1,10 @@
 // Using gpubill as a library: quote one V100 for a month on the bundled catalog and print the
-// three cheapest lines. Built against the installed package by tests/install_example.sh:
+// three cheapest lines. Built against the installed package by tests/cli/install_example.sh:
 //   c++ quote_v100.cpp $(pkg-config --cflags --libs gpubill) -o quote_v100
-#include <gpubill/catalog_import.hpp>
-#include <gpubill/db.hpp>
-#include <gpubill/quote.hpp>
-#include <gpubill/workload.hpp>
+#include <gpubill/catalog/catalog_import.hpp>
+#include <gpubill/quote/quote.hpp>
+#include <gpubill/quote/workload.hpp>
+#include <gpubill/store/db.hpp>
 
 #include <iostream>
 

@@ -1,0 +1,88 @@
+#include "gpubill/catalog/provenance.hpp"
+
+#include <algorithm>
+
+#include "gpubill/base/errors.hpp"
+
+namespace gpubill {
+
+SourceTag source_tag(std::string_view source) {
+  if (source.rfind("TEST FIXTURE", 0) == 0) return SourceTag::test;
+  bool found = false;
+  SourceTag weakest = SourceTag::primary;
+  const auto consider = [&](SourceTag t) {
+    weakest = found ? std::max(weakest, t) : t;
+    found = true;
+  };
+  for (std::size_t i = source.find('['); i != std::string_view::npos; i = source.find('[', i + 1)) {
+    if (i + 2 >= source.size() || source[i + 2] != ']') continue;
+    switch (source[i + 1]) {
+      case 'P':
+        consider(SourceTag::primary);
+        break;
+      case 'S':
+        consider(SourceTag::secondary);
+        break;
+      case 'U':
+        consider(SourceTag::uncertain);
+        break;
+      case 'T':
+        consider(SourceTag::test);
+        break;
+      default:
+        break;
+    }
+  }
+  return found ? weakest : SourceTag::none;
+}
+
+std::string_view to_string(SourceTag tag) {
+  switch (tag) {
+    case SourceTag::primary:
+      return "P";
+    case SourceTag::secondary:
+      return "S";
+    case SourceTag::uncertain:
+      return "U";
+    case SourceTag::test:
+      return "TEST";
+    case SourceTag::none:
+      break;
+  }
+  return "?";
+}
+
+void RowsProvenance::add(std::string_view source, std::string_view row_as_of) {
+  const SourceTag row_tag = source_tag(source);
+  as_of = any_ ? std::min(as_of, std::string(row_as_of)) : std::string(row_as_of);
+  tag = any_ ? std::max(tag, row_tag) : row_tag;
+  any_ = true;
+}
+
+bool stale_as_of(std::string_view as_of, Instant at) {
+  date::sys_days day;
+  try {
+    day = parse_day(as_of.substr(0, 10));
+  } catch (const ParseError&) {
+    return true;
+  }
+  // Two calendar years after the as-of day, clamped to month end (2016-02-29 → 2018-02-28).
+  date::year_month_day ymd{day};
+  date::year_month_day later{ymd.year() + date::years{2}, ymd.month(), ymd.day()};
+  if (!later.ok())
+    later =
+        date::year_month_day{date::year_month_day_last{later.year(), later.month() / date::last}};
+  return date::sys_days{later} < date::floor<date::days>(at);
+}
+
+std::string provenance_note(SourceTag tag, std::string_view as_of, Instant at) {
+  std::string note;
+  if (tag == SourceTag::test) note = "TEST DATA: not a real price";
+  if (stale_as_of(as_of, at)) {
+    if (!note.empty()) note += "; ";
+    note += "price as of " + std::string(as_of) + ", over 2 years before the quote date";
+  }
+  return note;
+}
+
+}  // namespace gpubill

@@ -1,0 +1,525 @@
+// FinOps FOCUS 1.2 export: rows of charge lines, streamed (focus.hpp).
+#include "gpubill/ledger/focus.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <queue>
+
+#include "base/json_text.hpp"
+#include "gpubill/base/csv.hpp"
+#include "gpubill/base/errors.hpp"
+#include "ledger/focus_amortisation.hpp"
+#include "ledger/focus_map.hpp"
+#include "ledger/ledger_rows.hpp"
+#include "store/store.hpp"
+
+namespace gpubill {
+
+using namespace ledger_rows;
+using namespace focus_map;
+namespace amortisation = focus_amortisation;
+
+namespace {
+
+using Cell = std::optional<std::string>;
+
+Cell text_or_null(const std::string& s) {
+  return s.empty() ? Cell{} : Cell{s};
+}
+
+std::string join_seqs(const std::vector<std::int64_t>& seqs) {
+  std::string out;
+  for (auto s : seqs) out += (out.empty() ? "" : ",") + std::to_string(s);
+  return out;
+}
+
+// What a price row says about the SKU it prices (price, disk_price or bandwidth_price).
+struct PriceIdentity {
+  std::string subject;       // instance type, "gpu:<model>", disk or bandwidth kind
+  std::string subject_kind;  // instance, gpu, disk, bandwidth
+  Instant effective_from{};
+};
+
+// Catalog and event facts looked up once per provider, zone, region, price row or event.
+class Facts {
+ public:
+  explicit Facts(SQLite::Database& db) : db_(db) {}
+
+  const ProviderFacts& provider(const std::string& id) {
+    auto it = providers_.find(id);
+    if (it == providers_.end()) {
+      auto facts = provider_facts(db_, id);
+      if (!facts) facts = ProviderFacts{id, id.empty() ? "Unknown" : id, "UTC"};
+      it = providers_.emplace(id, std::move(*facts)).first;
+    }
+    return it->second;
+  }
+
+  const Calendar& calendar(const std::string& zone) {
+    auto it = calendars_.find(zone);
+    if (it == calendars_.end()) it = calendars_.emplace(zone, Calendar(zone)).first;
+    return it->second;
+  }
+
+  const Cell& region(const std::string& provider, const std::string& region) {
+    const auto key = std::make_pair(provider, region);
+    auto it = regions_.find(key);
+    if (it == regions_.end()) {
+      Cell name;
+      if (!region.empty()) name = region_name(db_, provider, region);
+      it = regions_.emplace(key, std::move(name)).first;
+    }
+    return it->second;
+  }
+
+  const std::optional<PriceIdentity>& price(std::string_view table, std::int64_t id) {
+    const auto key = std::make_pair(std::string(table), id);
+    auto it = prices_.find(key);
+    if (it == prices_.end()) {
+      std::optional<PriceIdentity> found;
+      const bool instance_price = table == "price";
+      SQLite::Statement q(db_, std::string("SELECT ") +
+                                   (instance_price ? "subject_kind, subject" : "'', kind") +
+                                   ", effective_from FROM " + std::string(table) + " WHERE id = ?");
+      q.bind(1, static_cast<int64_t>(id));
+      if (q.executeStep()) {
+        PriceIdentity p;
+        p.subject_kind = instance_price ? q.getColumn(0).getString()
+                                        : (table == "disk_price" ? "disk" : "bandwidth");
+        p.subject = q.getColumn(1).getString();
+        if (p.subject_kind == "gpu") p.subject = "gpu:" + p.subject;
+        p.effective_from = instant_of(q.getColumn(2).getInt64());
+        found = std::move(p);
+      }
+      it = prices_.emplace(key, std::move(found)).first;
+    }
+    return it->second;
+  }
+
+  // When an input event happened (nullopt for an unknown seq).
+  std::optional<Instant> event_time(std::int64_t seq) {
+    SQLite::Statement q(db_, "SELECT time FROM event WHERE seq = ?");
+    q.bind(1, static_cast<int64_t>(seq));
+    if (!q.executeStep()) return std::nullopt;
+    return instant_of(q.getColumn(0).getInt64());
+  }
+
+ private:
+  SQLite::Database& db_;
+  std::map<std::string, ProviderFacts> providers_;
+  std::map<std::string, Calendar> calendars_;
+  std::map<std::pair<std::string, std::string>, Cell> regions_;
+  std::map<std::pair<std::string, std::int64_t>, std::optional<PriceIdentity>> prices_;
+};
+
+// The SKU columns of a line, from the identity of its price row without its effective date
+// (FOCUS: a SkuPriceId stays the same over time and across accounts; the price it stands for
+// may change): SkuId = provider/component/subject, SkuPriceId = SkuId/region/mode.
+struct Sku {
+  std::string id, price_id, details;
+  Cell effective_from;  // x_PriceEffectiveFrom
+};
+
+Sku sku_of(const ChargeLine& c, Facts& facts) {
+  std::string subject = c.instance_type;
+  std::string subject_kind = c.component == "compute" || c.component.empty() ? "instance" : "";
+  Sku sku;
+  if (c.price_id) {
+    if (const auto& p = facts.price(price_table_for(c.component), *c.price_id)) {
+      subject = p->subject;
+      subject_kind = p->subject_kind;
+      sku.effective_from = format_instant(p->effective_from);
+    }
+  }
+  sku.id = c.provider + "/" + (c.component.empty() ? "compute" : c.component);
+  if (!subject.empty()) sku.id += "/" + subject;
+  sku.price_id =
+      sku.id + "/" + (c.region.empty() ? "-" : c.region) + "/" + (c.mode.empty() ? "-" : c.mode);
+  if (c.kind == "minimum_charge") sku.price_id += "/minimum-per-lifetime";
+
+  // SkuPriceDetails: only what the SkuPriceId itself says, so it is the same on every row of
+  // that id. FOCUS-defined keys where one fits, x_ keys otherwise.
+  std::string& d = sku.details;
+  const auto property = [&](std::string_view key, std::string_view value) {
+    d += d.empty() ? "{" : ",";
+    json_text::append_string(d, key);
+    d += ':';
+    json_text::append_string(d, value);
+  };
+  if (subject_kind == "instance" && !subject.empty()) property("InstanceType", subject);
+  if (subject_kind == "gpu") property("x_GpuModel", subject.substr(4));
+  if (subject_kind == "disk") property("DiskType", subject);
+  if (subject_kind == "bandwidth") property("x_BandwidthKind", subject);
+  if (!c.mode.empty()) property("x_BillingMode", c.mode);
+  if (c.kind == "minimum_charge") property("x_MinimumPerLifetime", "true");
+  if (!d.empty()) d += '}';
+  return sku;
+}
+
+// Where a row is billed: the calendar month, in the provider's billing zone, of the instant it
+// was booked. A row booked in a later month than its charge period starts in corrects a
+// billing period already closed: ChargeClass Correction.
+struct Billing {
+  Instant start{}, end{};
+  std::string invoice_id;  // <provider>/<account>/<YYYY-MM>
+  bool correction = false;
+};
+
+Billing billing_of(const ChargeLine& c, const Calendar& calendar, Instant charge_start,
+                   Instant booked) {
+  Billing b;
+  const Instant when = std::max(charge_start, booked);
+  b.start = calendar.month_start(when);
+  b.end = calendar.next_month_start(when);
+  b.correction = b.start != calendar.month_start(charge_start);
+  const date::year_month_day day = calendar.local_day(b.start);
+  const unsigned month = static_cast<unsigned>(day.month());
+  b.invoice_id = c.provider + "/" + c.account + "/" + std::to_string(int(day.year())) +
+                 (month < 10 ? "-0" : "-") + std::to_string(month);
+  return b;
+}
+
+// The values of one FOCUS row before they become cells.
+struct RowValues {
+  const char* row_kind = "charge";  // x_RowKind: charge, rounding, amortisation
+  Classification cls{};
+  Instant start{}, end{};
+  Billing billing;
+  Decimal billed, effective, list_cost;  // ContractedCost = ListCost
+  std::optional<Pricing> pricing;
+  Cell consumed_quantity, consumed_unit;
+  std::string description;
+};
+
+// "GN8.LARGE56 compute settlement (payg)".
+std::string head_of(const ChargeLine& c) {
+  std::string kind = c.kind;
+  std::replace(kind.begin(), kind.end(), '_', ' ');
+  std::string component = c.component;
+  std::replace(component.begin(), component.end(), '_', ' ');
+  std::string out =
+      (c.instance_type.empty() ? std::string() : c.instance_type + " ") + component + " " + kind;
+  if (!c.mode.empty()) out += " (" + c.mode + ")";
+  return out;
+}
+
+// The row's own columns in words, so the description never contradicts them:
+// "…: 0.5 Hours × 15.09 CNY = 7.545 CNY", then what the row is and the note replay wrote.
+std::string describe(const ChargeLine& c, const RowValues& v, const std::string& what) {
+  const std::string ccy = " " + c.currency.to_string();
+  std::string out = head_of(c) + what + ": ";
+  if (v.pricing) {
+    out += v.pricing->quantity.to_string() + " " + v.pricing->unit + " × " +
+           v.pricing->unit_price.to_string() + ccy + " = " + v.list_cost.to_string() + ccy;
+    if (v.billed != v.list_cost) out += ", billed " + v.billed.to_string() + ccy;
+  } else {
+    out += v.billed.to_string() + ccy;
+  }
+  if (v.effective != v.billed) out += ", effective " + v.effective.to_string() + ccy;
+  if (!c.note.empty()) out += "; " + c.note;
+  return out;
+}
+
+// The facts every row of a line shares.
+struct LineFacts {
+  const ProviderFacts* provider = nullptr;
+  const Calendar* calendar = nullptr;
+  Sku sku;
+  Instant booked{};  // when the line was charged
+};
+
+LineFacts line_facts(const ChargeLine& c, Facts& facts, bool usage) {
+  LineFacts f;
+  f.provider = &facts.provider(c.provider);
+  f.calendar = &facts.calendar(f.provider->billing_time_zone);
+  f.sku = sku_of(c, facts);
+  // A usage line is charged for the period it covers; anything else when its last event
+  // happened (a renewal paid on 3 March from a February expiry is booked in March).
+  f.booked = c.period_start;
+  if (!usage && !c.event_seqs.empty()) {
+    const auto seq = *std::max_element(c.event_seqs.begin(), c.event_seqs.end());
+    if (const auto t = facts.event_time(seq)) f.booked = std::max(f.booked, *t);
+  }
+  return f;
+}
+
+FocusRow cells(const ChargeLine& c, const LineFacts& f, const RowValues& v, Facts& facts) {
+  const ServiceNames service = service_of(c.component);
+  const std::string ccy = c.currency.to_string();
+  const std::string billed = v.billed.to_string();
+  const std::string effective = v.effective.to_string();
+  const std::string list = v.list_cost.to_string();
+  const Cell unit_price = v.pricing ? Cell{v.pricing->unit_price.to_string()} : Cell{};
+  const Cell quantity = v.pricing ? Cell{v.pricing->quantity.to_string()} : Cell{};
+  const Cell unit = v.pricing ? Cell{v.pricing->unit} : Cell{};
+  Cell resource_id;
+  if (!c.instance.empty()) {
+    resource_id = c.component == "compute" || c.component.empty() ? c.instance
+                                                                  : c.instance + "/" + c.component;
+  }
+  const Cell region_id = text_or_null(c.region);
+  return {
+      Cell{},                                              // AvailabilityZone
+      billed,                                              // BilledCost
+      c.account,                                           // BillingAccountId
+      c.account,                                           // BillingAccountName
+      std::string("Cloud Account"),                        // BillingAccountType
+      ccy,                                                 // BillingCurrency
+      format_instant(v.billing.end),                       // BillingPeriodEnd
+      format_instant(v.billing.start),                     // BillingPeriodStart
+      Cell{},                                              // CapacityReservationId
+      Cell{},                                              // CapacityReservationStatus
+      std::string(v.cls.category),                         // ChargeCategory
+      v.billing.correction ? Cell{"Correction"} : Cell{},  // ChargeClass
+      v.description,                                       // ChargeDescription
+      std::string(v.cls.frequency),                        // ChargeFrequency
+      format_instant(v.end),                               // ChargePeriodEnd
+      format_instant(v.start),                             // ChargePeriodStart
+      Cell{},                                              // CommitmentDiscountCategory
+      Cell{},                                              // CommitmentDiscountId
+      Cell{},                                              // CommitmentDiscountName
+      Cell{},                                              // CommitmentDiscountQuantity
+      Cell{},                                              // CommitmentDiscountStatus
+      Cell{},                                              // CommitmentDiscountType
+      Cell{},                                              // CommitmentDiscountUnit
+      v.consumed_quantity,                                 // ConsumedQuantity
+      v.consumed_unit,                                     // ConsumedUnit
+      list,                                                // ContractedCost
+      unit_price,                                          // ContractedUnitPrice
+      effective,                                           // EffectiveCost
+      v.billing.invoice_id,                                // InvoiceId
+      f.provider->name,                                    // InvoiceIssuerName
+      list,                                                // ListCost
+      unit_price,                                          // ListUnitPrice
+      pricing_category(c.mode),                            // PricingCategory
+      ccy,                                                 // PricingCurrency
+      unit_price,                                          // PricingCurrencyContractedUnitPrice
+      effective,                                           // PricingCurrencyEffectiveCost
+      unit_price,                                          // PricingCurrencyListUnitPrice
+      quantity,                                            // PricingQuantity
+      unit,                                                // PricingUnit
+      f.provider->name,                                    // ProviderName
+      f.provider->name,                                    // PublisherName
+      region_id,                                           // RegionId
+      region_id ? facts.region(c.provider, c.region) : Cell{},  // RegionName
+      resource_id,                                              // ResourceId
+      Cell{},                                                   // ResourceName: none but the id
+      resource_id ? Cell{service.resource_type} : Cell{},       // ResourceType
+      std::string(service.category),                            // ServiceCategory
+      std::string(service.service),                             // ServiceName
+      std::string(service.subcategory),                         // ServiceSubcategory
+      f.sku.id,                                                 // SkuId
+      std::string(service.meter),                               // SkuMeter
+      text_or_null(f.sku.details),                              // SkuPriceDetails
+      f.sku.price_id,                                           // SkuPriceId
+      Cell{},                                                   // SubAccountId
+      Cell{},                                                   // SubAccountName
+      Cell{},                                                   // SubAccountType
+      Cell{},                                                   // Tags
+      // x_ columns
+      std::to_string(c.id),                                           // x_ChargeId
+      std::to_string(c.run_index),                                    // x_SettlementIndex
+      std::string(v.row_kind),                                        // x_RowKind
+      c.kind,                                                         // x_ChargeKind
+      c.component,                                                    // x_Component
+      text_or_null(c.mode),                                           // x_BillingMode
+      text_or_null(c.instance_type),                                  // x_InstanceType
+      c.price_id ? Cell{std::to_string(*c.price_id)} : Cell{},        // x_PriceId
+      f.sku.effective_from,                                           // x_PriceEffectiveFrom
+      c.policy_id ? Cell{std::to_string(*c.policy_id)} : Cell{},      // x_PolicyId
+      c.discount_id ? Cell{std::to_string(*c.discount_id)} : Cell{},  // x_DiscountId
+      c.exact_amount.to_string(),                                     // x_ExactCost
+      c.rounding.to_string(),                                         // x_RoundingAmount
+      c.event_seqs.empty() ? Cell{} : Cell{join_seqs(c.event_seqs)},  // x_EventSeqs
+  };
+}
+
+// A purchase whose EffectiveCost is spread over the hours it covers, and the next hour due.
+struct Amortised {
+  ChargeLine line;
+  LineFacts facts;
+  Pricing pricing;
+  Decimal amount, amount_quantum, quantity_quantum;
+  std::int64_t span = 0, slices = 0, next = 0;
+  std::uint64_t order = 0;  // first come, first out among slices of the same start
+  Instant next_start() const { return line.period_start + std::chrono::seconds(next * 3600); }
+};
+
+// Slice k of a purchase: a Usage row with BilledCost 0 and its share of the purchase as
+// EffectiveCost; the pricing quantity is spread the same way, so ListCost = ListUnitPrice ×
+// PricingQuantity on every slice and the slices' list costs add up to the purchase's.
+RowValues amortised_slice(const Amortised& a) {
+  using std::chrono::seconds;
+  const std::int64_t k = a.next;
+  const ChargeLine& c = a.line;
+  RowValues v;
+  v.row_kind = "amortisation";
+  v.cls = {"Usage", "Usage-Based"};
+  v.start = c.period_start + seconds(k * amortisation::kSliceSeconds);
+  v.end = std::min(c.period_end, v.start + seconds(amortisation::kSliceSeconds));
+  v.billing = billing_of(c, *a.facts.calendar, v.start, a.facts.booked);
+  v.effective = amortisation::slice_share(a.amount, a.amount_quantum, a.span, k);
+  Pricing p = a.pricing;
+  p.quantity = amortisation::slice_share(a.pricing.quantity, a.quantity_quantum, a.span, k);
+  p.list_cost = *amortisation::exact_product(p.unit_price, p.quantity);
+  v.list_cost = p.list_cost;
+  v.pricing = std::move(p);
+  v.consumed_quantity = std::to_string((v.end - v.start).count());
+  v.consumed_unit = "Seconds";
+  v.description =
+      describe(c, v,
+               " amortised, hour " + std::to_string(k + 1) + " of " + std::to_string(a.slices) +
+                   " of " + a.amount.to_string() + " " + c.currency.to_string());
+  return v;
+}
+
+// Streams the rows of hourly lines, merging in the amortised hours of the purchases met so
+// far: memory holds one entry per purchase still running, not its rows.
+class RowStream {
+ public:
+  RowStream(Facts& facts, const std::function<void(const FocusRow&)>& out)
+      : facts_(facts), out_(out) {}
+
+  void line(const ChargeLine& c) {
+    flush_before(c.period_start);
+    const Classification cls = classify(c.kind);
+    const std::string_view category = cls.category;
+    const bool usage = category == "Usage";
+    const bool priced = usage || category == "Purchase";
+    LineFacts f = line_facts(c, facts_, usage);
+
+    RowValues v;
+    v.cls = cls;
+    v.start = c.period_start;
+    v.end = c.period_end;
+    v.billing = billing_of(c, *f.calendar, c.period_start, f.booked);
+    // The policy's rounding of a priced line is a row of its own (an Adjustment), so the
+    // usage or purchase row keeps its exact cost and never bills more than its list cost.
+    const bool split = priced && !c.rounding.is_zero();
+    v.billed = split ? c.exact_amount : c.billed_amount;
+    v.list_cost = v.billed;  // an amount of its own (a credit, an adjustment)
+    if (priced) {
+      v.pricing = pricing_of(c);
+      v.list_cost = v.pricing->list_cost;
+    }
+    if (usage) {
+      v.consumed_quantity = c.quantity.to_string();
+      v.consumed_unit = c.kind == "minimum_charge" ? "Instances" : focus_unit(c.unit);
+      if (c.kind == "minimum_charge") v.consumed_quantity = "1";
+    }
+    const bool amortise =
+        priced && covers_future_use(c.kind) && c.period_end > c.period_start && !v.billed.is_zero();
+    v.effective = amortise ? Decimal{} : v.billed;
+    v.description = describe(c, v, "");
+    emit(c, f, v);
+
+    if (split) {
+      RowValues r;
+      r.row_kind = "rounding";
+      r.cls = {"Adjustment", cls.frequency};
+      r.start = v.start;
+      r.end = v.end;
+      r.billing = v.billing;
+      r.billed = r.effective = r.list_cost = c.rounding;
+      r.description = describe(
+          c, r,
+          " rounding to the billed " + c.billed_amount.to_string() + " " + c.currency.to_string());
+      emit(c, f, r);
+    }
+    if (amortise) {
+      Amortised a{c,
+                  std::move(f),
+                  *v.pricing,
+                  v.billed,
+                  amortisation::quantum_of(v.billed),
+                  amortisation::quantum_for_factor(v.pricing->unit_price)};
+      a.span = (c.period_end - c.period_start).count();
+      a.slices = amortisation::slice_count(a.span);
+      a.order = counter_++;
+      // A quantity finer than the quantum it is spread in cannot be spread exactly: one Unit
+      // of the slice's list cost then (the ListCost = ListUnitPrice × PricingQuantity rule).
+      if (a.pricing.quantity.units() % a.quantity_quantum.units() != 0) {
+        a.pricing = Pricing{
+            "Units", a.pricing.list_cost.sign() < 0 ? -a.pricing.list_cost : a.pricing.list_cost,
+            Decimal(a.pricing.list_cost.sign() < 0 ? -1 : 1), a.pricing.list_cost};
+        a.quantity_quantum = amortisation::quantum_for_factor(a.pricing.unit_price);
+      }
+      pending_.push(std::move(a));
+    }
+  }
+
+  // The amortised hours left, once every line is out.
+  void finish() { flush_before(Instant::max()); }
+
+ private:
+  struct Later {
+    bool operator()(const Amortised& a, const Amortised& b) const {
+      const Instant x = a.next_start(), y = b.next_start();
+      return x != y ? x > y : a.order > b.order;
+    }
+  };
+
+  void emit(const ChargeLine& c, const LineFacts& f, const RowValues& v) {
+    const FocusRow row = cells(c, f, v, facts_);
+    if (row.size() != focus_columns().size()) {
+      throw std::logic_error("FOCUS export: a row does not have one cell per column");
+    }
+    out_(row);
+  }
+
+  void flush_before(Instant t) {
+    while (!pending_.empty() && pending_.top().next_start() < t) {
+      Amortised a = pending_.top();
+      pending_.pop();
+      emit(a.line, a.facts, amortised_slice(a));
+      if (++a.next < a.slices) pending_.push(std::move(a));
+    }
+  }
+
+  Facts& facts_;
+  const std::function<void(const FocusRow&)>& out_;
+  std::priority_queue<Amortised, std::vector<Amortised>, Later> pending_;
+  std::uint64_t counter_ = 0;
+};
+
+}  // namespace
+
+void for_each_focus_row(Database& db, const std::vector<ChargeLine>& lines,
+                        const std::function<void(const FocusRow&)>& row) {
+  try {
+    Facts facts(sqlite(db));
+    RowStream stream(facts, row);
+    for_each_hourly(lines, [&](const ChargeLine& line) { stream.line(line); });
+    stream.finish();
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("FOCUS export: ") + e.what());
+  }
+}
+
+FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines) {
+  FocusTable table;
+  table.columns = focus_columns();
+  for_each_focus_row(db, lines, [&](const FocusRow& row) { table.rows.push_back(row); });
+  return table;
+}
+
+void write_focus_csv(std::ostream& out, Database& db, const std::vector<ChargeLine>& lines) {
+  const auto& columns = focus_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i) out << ',';
+    out << csv_cell(columns[i]);
+  }
+  out << '\n';
+  for_each_focus_row(db, lines, [&](const FocusRow& row) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i) out << ',';
+      if (row[i]) out << csv_cell(*row[i]);
+    }
+    out << '\n';
+  });
+}
+
+}  // namespace gpubill

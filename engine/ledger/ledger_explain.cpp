@@ -1,0 +1,599 @@
+// explain_charge: the rows and events behind a charge line, and its arithmetic re-derived with
+// the billing rules (rules.hpp) and checked against what is stored.
+#include <algorithm>
+#include <map>
+
+#include "catalog/catalog_store.hpp"
+#include "gpubill/base/errors.hpp"
+#include "gpubill/ledger/ledger.hpp"
+#include "gpubill/rules/rules.hpp"
+#include "ledger/ledger_rows.hpp"
+#include "store/store.hpp"
+
+namespace gpubill {
+
+using namespace ledger_rows;
+
+namespace {
+
+constexpr std::int64_t kHour = 3600;
+
+std::string signed_text(Decimal d) {
+  return d.sign() > 0 ? "+" + d.to_string() : d.to_string();
+}
+
+std::string price_unit_text(const std::string& unit) {
+  if (unit == "hour") return "/h";
+  if (unit == "month") return "/month";
+  return "/" + unit;
+}
+
+std::optional<PriceRowInfo> read_price(SQLite::Database& db, std::string_view table,
+                                       std::int64_t id) {
+  std::string sql;
+  if (table == "price") {
+    sql =
+        "SELECT id, provider, subject, region, mode, unit, amount, currency, effective_from, "
+        "effective_to, source, as_of FROM price WHERE id = ?";
+  } else {
+    // disk_price / bandwidth_price: the subject is the kind; there is no region.
+    sql =
+        "SELECT id, provider, kind, '', mode, unit, amount, currency, effective_from, "
+        "effective_to, source, as_of FROM " +
+        std::string(table) + " WHERE id = ?";
+  }
+  SQLite::Statement q(db, sql);
+  q.bind(1, static_cast<int64_t>(id));
+  if (!q.executeStep()) return std::nullopt;
+  PriceRowInfo p;
+  p.table = std::string(table);
+  p.id = q.getColumn(0).getInt64();
+  const std::string at = std::string(table) + " " + std::to_string(p.id) + ": ";
+  p.provider = q.getColumn(1).getString();
+  p.subject = q.getColumn(2).getString();
+  p.region = q.getColumn(3).getString();
+  p.mode = q.getColumn(4).getString();
+  p.unit = q.getColumn(5).getString();
+  p.amount = decode_decimal(q.getColumn(6).getString(), at + "amount");
+  p.currency = decode_currency(q.getColumn(7).getString(), at + "currency");
+  p.effective_from = instant_of(q.getColumn(8).getInt64());
+  p.effective_to = optional_instant(q.getColumn(9));
+  p.source = q.getColumn(10).getString();
+  p.as_of = q.getColumn(11).getString();
+  return p;
+}
+
+std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) {
+  SQLite::Statement q(db,
+                      "SELECT id, provider, effective_from, effective_to, "
+                      "metering_granularity_seconds, settlement_period, settlement_rounding, "
+                      "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
+                      "source, as_of, disk_settlement_period, bandwidth_settlement_period, "
+                      "sustained_use_tiers, sustained_use_families FROM policy WHERE id = ?");
+  q.bind(1, static_cast<int64_t>(id));
+  if (!q.executeStep()) return std::nullopt;
+  PolicyRowInfo p;
+  p.id = q.getColumn(0).getInt64();
+  const std::string at = "policy " + std::to_string(p.id) + ": ";
+  p.provider = q.getColumn(1).getString();
+  p.effective_from = instant_of(q.getColumn(2).getInt64());
+  p.effective_to = optional_instant(q.getColumn(3));
+  p.metering_granularity_seconds = q.getColumn(4).getInt();
+  p.settlement_period = q.getColumn(5).getString();
+  p.settlement_rounding = decode_rounding(q.getColumn(6).getString(), at + "settlement_rounding");
+  p.settlement_decimals = q.getColumn(7).getInt();
+  p.min_charge_seconds_per_run = q.getColumn(8).getInt();
+  if (!q.getColumn(9).isNull()) {
+    p.min_charge_per_lifetime =
+        decode_decimal(q.getColumn(9).getString(), at + "min_charge_per_lifetime");
+  }
+  p.source = q.getColumn(10).getString();
+  p.as_of = q.getColumn(11).getString();
+  if (!q.getColumn(12).isNull()) p.disk_settlement_period = q.getColumn(12).getString();
+  if (!q.getColumn(13).isNull()) p.bandwidth_settlement_period = q.getColumn(13).getString();
+  p.sustained_use_tiers = q.getColumn(14).getString();
+  p.sustained_use_families = q.getColumn(15).getString();
+  return p;
+}
+
+std::optional<DiscountRowInfo> read_discount(SQLite::Database& db, std::int64_t id) {
+  SQLite::Statement q(db,
+                      "SELECT id, provider, family, mode, min_months, max_months, factor, "
+                      "effective_from, effective_to, source, as_of FROM discount WHERE id = ?");
+  q.bind(1, static_cast<int64_t>(id));
+  if (!q.executeStep()) return std::nullopt;
+  DiscountRowInfo d;
+  d.id = q.getColumn(0).getInt64();
+  d.provider = q.getColumn(1).getString();
+  d.family = q.getColumn(2).getString();
+  d.mode = q.getColumn(3).getString();
+  d.min_months = q.getColumn(4).getInt();
+  d.max_months = q.getColumn(5).getInt();
+  d.factor =
+      decode_decimal(q.getColumn(6).getString(), "discount " + std::to_string(d.id) + ": factor");
+  d.effective_from = instant_of(q.getColumn(7).getInt64());
+  d.effective_to = optional_instant(q.getColumn(8));
+  d.source = q.getColumn(9).getString();
+  d.as_of = q.getColumn(10).getString();
+  return d;
+}
+
+std::vector<EventInfo> read_events(SQLite::Database& db, const std::vector<std::int64_t>& seqs) {
+  std::vector<EventInfo> out;
+  SQLite::Statement q(db,
+                      "SELECT seq, account, id, time, type, instance, payload, source_file, "
+                      "source_line, status FROM event WHERE seq = ?");
+  for (std::int64_t seq : seqs) {
+    q.reset();
+    q.bind(1, static_cast<int64_t>(seq));
+    if (!q.executeStep()) continue;
+    EventInfo e;
+    e.seq = q.getColumn(0).getInt64();
+    e.account = q.getColumn(1).getString();
+    e.id = q.getColumn(2).getString();
+    e.time = instant_of(q.getColumn(3).getInt64());
+    e.type = q.getColumn(4).getString();
+    e.instance = q.getColumn(5).getString();
+    e.payload = q.getColumn(6).getString();
+    e.source_file = q.getColumn(7).getString();
+    e.source_line = q.getColumn(8).getInt64();
+    e.status = q.getColumn(9).getString();
+    out.push_back(std::move(e));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const EventInfo& a, const EventInfo& b) { return a.seq < b.seq; });
+  return out;
+}
+
+BillingPolicy to_policy(const PolicyRowInfo& row) {
+  BillingPolicy p;
+  p.id = row.id;
+  p.provider = row.provider;
+  p.period = {row.effective_from, row.effective_to};
+  p.metering_granularity_seconds = row.metering_granularity_seconds;
+  const std::string at = "policy " + std::to_string(row.id) + ": ";
+  const auto period = [&](const std::string& text, const char* column) {
+    try {
+      return parse_settlement_period(text);
+    } catch (const ParseError& e) {
+      throw StoreError(at + column + ": " + e.what());
+    }
+  };
+  p.settlement_period = period(row.settlement_period, "settlement_period");
+  if (row.disk_settlement_period) {
+    p.disk_settlement_period = period(*row.disk_settlement_period, "disk_settlement_period");
+  }
+  if (row.bandwidth_settlement_period) {
+    p.bandwidth_settlement_period =
+        period(*row.bandwidth_settlement_period, "bandwidth_settlement_period");
+  }
+  p.settlement_rounding = row.settlement_rounding;
+  p.settlement_decimals = row.settlement_decimals;
+  for (const auto& tier : split_list(row.sustained_use_tiers)) {
+    p.sustained_use_tiers.push_back(decode_decimal(tier, at + "sustained_use_tiers"));
+  }
+  p.sustained_use_families = split_list(row.sustained_use_families);
+  p.min_charge_seconds_per_run = row.min_charge_seconds_per_run;
+  p.min_charge_per_lifetime = row.min_charge_per_lifetime;
+  return p;
+}
+
+// Compares a re-derived amount with the stored one, recording a mismatch.
+void expect_equal(ChargeExplanation& x, const char* what, Decimal derived, Decimal stored) {
+  if (derived != stored) {
+    x.mismatches.push_back(std::string(what) + ": re-derived " + derived.to_string() + ", stored " +
+                           stored.to_string());
+  }
+}
+
+// "→ half_up 2 → 7.55, rounding +0.005"
+std::string rounding_step(const BillingPolicy& policy, Decimal billed, Decimal rounding) {
+  return "→ " + std::string(to_string(policy.settlement_rounding)) + " " +
+         std::to_string(policy.settlement_decimals) + " → " + billed.to_string() + ", rounding " +
+         signed_text(rounding);
+}
+
+bool is_whole(Decimal d) {
+  return d.round(0, RoundingMode::down) == d;
+}
+
+// The month's pay-as-you-go usage of a sustained-use line's kind (its instance type, or its GPU
+// model for gpu_second lines), per hour end, from the account's settlement lines of eligible
+// families, as replay counted it.
+std::vector<rules::UsageHour> sustained_use_hours(Database& db, const ChargeLine& credit,
+                                                  const BillingPolicy& policy) {
+  SQLite::Database& sql = sqlite(db);
+  // Each instance type's family and each price row's subject, read once.
+  std::map<std::string, bool> eligible;
+  SQLite::Statement family_q(sql, "SELECT family FROM instance_type WHERE provider = ? AND id = ?");
+  const auto eligible_type = [&](const std::string& type) {
+    auto it = eligible.find(type);
+    if (it == eligible.end()) {
+      family_q.reset();
+      family_q.bind(1, credit.provider);
+      family_q.bind(2, type);
+      const bool ok = family_q.executeStep() &&
+                      policy.sustained_use_applies_to(family_q.getColumn(0).getString());
+      it = eligible.emplace(type, ok).first;
+    }
+    return it->second;
+  };
+  std::map<std::int64_t, std::string> subjects;
+  SQLite::Statement subject_q(sql, "SELECT subject FROM price WHERE id = ?");
+  const auto subject_of = [&](std::int64_t price_id) -> const std::string& {
+    auto it = subjects.find(price_id);
+    if (it == subjects.end()) {
+      subject_q.reset();
+      subject_q.bind(1, static_cast<int64_t>(price_id));
+      it = subjects
+               .emplace(price_id, subject_q.executeStep() ? subject_q.getColumn(0).getString()
+                                                          : std::string())
+               .first;
+    }
+    return it->second;
+  };
+  const Calendar calendar(provider_facts(sql, credit.provider)
+                              .value_or(ProviderFacts{credit.provider, credit.provider, "UTC"})
+                              .billing_time_zone);
+  ChargeFilter same_account;
+  same_account.account = credit.account;
+  std::map<std::int64_t, rules::UsageHour> hours;
+  for (const auto& c : query_charges(db, same_account)) {
+    if (c.kind != "settlement" || c.mode != "payg" || c.provider != credit.provider ||
+        c.region != credit.region || c.unit != credit.unit || c.currency != credit.currency) {
+      continue;
+    }
+    if (!eligible_type(c.instance_type)) continue;
+    const std::string subject =
+        c.unit == "gpu_second" && c.price_id ? subject_of(*c.price_id) : c.instance_type;
+    if (subject != credit.instance_type) continue;
+    const std::int64_t quantity = c.quantity.truncate_to_int();
+    for (std::int64_t i = 0; i < c.repeat; ++i) {
+      const Instant end = calendar.next_hour(c.period_start + std::chrono::hours{i});
+      if (end <= credit.period_start || end > credit.period_end) continue;
+      rules::UsageHour& h = hours[end.time_since_epoch().count()];
+      h.seconds += quantity;
+      h.hourly_price = c.unit_price;
+    }
+  }
+  std::vector<rules::UsageHour> out;
+  for (const auto& [end, h] : hours) out.push_back(h);
+  return out;
+}
+
+// The resource a charge row's component bills, for its settlement cycle.
+MeteredResource resource_of_component(const std::string& component) {
+  if (component == "system_disk" || component == "data_disk") return MeteredResource::disk;
+  if (component == "bandwidth") return MeteredResource::bandwidth;
+  return MeteredResource::compute;
+}
+
+void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
+            const std::optional<Decimal>& cycle_usage,
+            const std::optional<std::vector<rules::UsageHour>>& sustained_hours) {
+  const ChargeLine& c = x.line;
+  const std::string ccy = " " + c.currency.to_string();
+  if (!x.policy) {
+    x.arithmetic.push_back("no policy row: the rounding cannot be re-derived");
+    return;
+  }
+  const BillingPolicy policy = to_policy(*x.policy);
+  const bool per_second_hourly = per_second_of_hourly(c.unit, c.price_unit);
+  const bool order = c.unit == "month" && c.price_unit == "month" &&
+                     (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal");
+  if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge" &&
+      c.kind != "sustained_use_discount") {
+    const std::int64_t seconds = c.quantity.truncate_to_int();
+    const MeteredResource resource = resource_of_component(c.component);
+    const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy, resource);
+    const SettlementPeriod period = policy.settlement_period_of(resource);
+    x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
+                           std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
+                           " / 3600 = " + s.exact.amount().to_string() + " " +
+                           (period == SettlementPeriod::hour
+                                ? rounding_step(policy, s.billed.amount(), s.rounding.amount())
+                                : "kept exact: " + c.component + " is settled per " +
+                                      std::string(to_string(period)) +
+                                      ", rounded once on that record"));
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
+    expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
+    expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
+    // Metered seconds come in whole units of the policy's granularity (per GPU / GB / Mbps).
+    const std::int64_t unit = std::max(1, policy.metering_granularity_seconds);
+    if (seconds % unit != 0) {
+      x.mismatches.push_back("quantity " + std::to_string(seconds) + " " + c.unit +
+                             " is not whole metering units of " + std::to_string(unit) + " s");
+    }
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (order && is_whole(c.quantity) && c.quantity.sign() > 0) {
+    const int months = static_cast<int>(c.quantity.truncate_to_int());
+    std::optional<DiscountRow> discount;
+    if (x.discount) {
+      discount = DiscountRow{};
+      discount->id = x.discount->id;
+      discount->provider = x.discount->provider;
+      discount->family = x.discount->family;
+      discount->min_months = x.discount->min_months;
+      discount->max_months = x.discount->max_months;
+      discount->factor = x.discount->factor;
+    }
+    const auto o = rules::prepaid_order(Money(c.unit_price, c.currency), months,
+                                        discount ? &*discount : nullptr, policy);
+    const Decimal exact = (o.list * o.factor).amount();
+    std::string text = c.unit_price.to_string() + ccy + "/month × " + std::to_string(months) +
+                       (months == 1 ? " month = " : " months = ") + o.list.amount().to_string();
+    if (discount) text += " × term discount " + o.factor.to_string() + " = " + exact.to_string();
+    text += " " + rounding_step(policy, o.charged.amount(), o.charged.amount() - exact);
+    x.arithmetic.push_back(text);
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", exact, c.exact_amount);
+    expect_equal(x, "billed_amount", o.charged.amount(), c.billed_amount);
+    expect_equal(x, "rounding", o.charged.amount() - exact, c.rounding);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "upgrade" && c.unit == "second" && c.price_unit == "month" &&
+             is_whole(c.quantity)) {
+    // unit_price is the monthly price difference (new − old), quantity the seconds remaining
+    // to expiry; the factor is the term discount of the months left.
+    const std::int64_t remaining = c.quantity.truncate_to_int();
+    const Decimal factor = x.discount ? x.discount->factor : Decimal(1);
+    const auto u = rules::upgrade_charge(Money::zero(c.currency), Money(c.unit_price, c.currency),
+                                         remaining, factor, policy);
+    std::string text = c.unit_price.to_string() + ccy + "/month (new − old monthly price) × " +
+                       std::to_string(remaining) +
+                       " s remaining = " + u.remaining_months.to_string() +
+                       " months (days / (365/12))";
+    if (x.discount) text += " × term discount " + factor.to_string();
+    text += " = " + u.exact.amount().to_string() + " " +
+            rounding_step(policy, u.fee.amount(), (u.fee - u.exact).amount());
+    x.arithmetic.push_back(text);
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", u.exact.amount(), c.exact_amount);
+    expect_equal(x, "billed_amount", u.fee.amount(), c.billed_amount);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "cycle_rounding" && cycle_usage) {
+    // One settlement record of a day or month: the exact usage records of the component in
+    // the cycle, rounded once.
+    const auto s = rules::settle_cycle(Money(*cycle_usage, c.currency), policy);
+    x.arithmetic.push_back("usage records of " + c.component + " in the cycle add up to " +
+                           cycle_usage->to_string() + ccy + " " +
+                           rounding_step(policy, s.billed.amount(), s.rounding.amount()));
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "unit_price (the cycle's exact usage)", *cycle_usage, c.unit_price);
+    expect_equal(x, "billed_amount", s.rounding.amount(), c.billed_amount);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "sustained_use_discount" && sustained_hours) {
+    // The month's use of the kind, stacked into inferred instances, at the policy's tiers.
+    const std::int64_t month = (c.period_end - c.period_start).count();
+    const auto su =
+        rules::sustained_use_credit(*sustained_hours, month, policy.sustained_use_tiers);
+    std::int64_t used = 0;
+    for (const auto& h : *sustained_hours) used += h.seconds;
+    const Money exact(-su.credit, c.currency);
+    const Money billed = exact.round(policy.settlement_decimals, policy.settlement_rounding);
+    std::string text = "usage lines of " + c.instance_type + " in " + c.region +
+                       " this month: " + std::to_string(used) + " " + c.unit + " in " +
+                       std::to_string(sustained_hours->size()) + " hours, " +
+                       std::to_string(su.inferred.size()) + " inferred instance(s) of ";
+    for (std::size_t k = 0; k < su.inferred.size(); ++k) {
+      text += (k ? ", " : "") + std::to_string(su.inferred[k]) + " s";
+    }
+    text += " in a month of " + std::to_string(month) + " s; credit " + exact.amount().to_string() +
+            " " + rounding_step(policy, billed.amount(), (billed - exact).amount());
+    x.arithmetic.push_back(text);
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", exact.amount(), c.exact_amount);
+    expect_equal(x, "billed_amount", billed.amount(), c.billed_amount);
+    expect_equal(x, "quantity", Decimal(used), c.quantity);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else if (c.kind == "minimum_charge" && policy.min_charge_per_lifetime && lifetime_billed) {
+    // The lifetime minimum tops the instance's settlements up to the policy's minimum.
+    const Decimal minimum = *policy.min_charge_per_lifetime;
+    const Decimal exact = std::max(Decimal{}, minimum - *lifetime_billed);
+    x.arithmetic.push_back("minimum per instance lifetime " + minimum.to_string() + ccy +
+                           " − settlements billed " + lifetime_billed->to_string() + " = " +
+                           exact.to_string());
+    const std::size_t before = x.mismatches.size();
+    expect_equal(x, "exact_amount", exact, c.exact_amount);
+    expect_equal(x, "billed_amount", exact, c.billed_amount);
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  } else {
+    // Refunds depend on more than the row holds (the paid order, its purchase time); show what
+    // the row states and its note.
+    x.arithmetic.push_back(
+        c.kind + ": " + c.quantity.to_string() + " " + c.unit + " at " + c.unit_price.to_string() +
+        ccy + price_unit_text(c.price_unit) + " = " + c.exact_amount.to_string() + " exact " +
+        rounding_step(policy, c.billed_amount, c.rounding) +
+        " (not re-derivable from the row alone" + (c.note.empty() ? "" : ": " + c.note) + ")");
+    x.derivation = Derivation::not_derivable;
+    return;
+  }
+  // How replay got the quantity (metering, minimums) or the discount, as it recorded it.
+  if (!c.note.empty()) x.arithmetic.push_back("note: " + c.note);
+}
+
+}  // namespace
+
+std::string_view to_string(Derivation d) noexcept {
+  switch (d) {
+    case Derivation::verified:
+      return "verified";
+    case Derivation::mismatch:
+      return "mismatch";
+    case Derivation::not_derivable:
+      return "not_derivable";
+  }
+  return "not_derivable";
+}
+
+// The row of the price table in force at `t` in `region` for the key (provider, subject, mode)
+// of row `used`: a row for the region wins over an every-region row, then the latest
+// effective_from (Catalog::price_at's rule).
+std::optional<std::int64_t> row_in_force(SQLite::Database& db, std::int64_t used,
+                                         const std::string& region, Instant t) {
+  SQLite::Statement q(db,
+                      "SELECT p.id FROM price u JOIN price p ON p.provider = u.provider AND "
+                      "p.subject_kind = u.subject_kind AND p.subject = u.subject AND "
+                      "p.mode = u.mode AND (p.region = ?2 OR p.region = '') WHERE u.id = ?1 "
+                      "AND p.effective_from <= ?3 AND (p.effective_to IS NULL OR "
+                      "p.effective_to > ?3) ORDER BY p.region = '', p.effective_from DESC LIMIT 1");
+  q.bind(1, static_cast<int64_t>(used));
+  q.bind(2, region);
+  q.bind(3, static_cast<int64_t>(t.time_since_epoch().count()));
+  if (!q.executeStep()) return std::nullopt;
+  return q.getColumn(0).getInt64();
+}
+
+// Rows of the used row's key that are in force for part of the line's period and would price it
+// there now: each is in force (by the rule above) at the later of the line's start and its own
+// effective_from. One sentence per row.
+std::vector<std::string> superseding_rows(SQLite::Database& db, std::int64_t used,
+                                          const ChargeLine& c) {
+  std::vector<std::string> out;
+  const auto seconds = [](Instant t) { return static_cast<int64_t>(t.time_since_epoch().count()); };
+  SQLite::Statement q(db,
+                      "SELECT p.id, p.effective_from FROM price u JOIN price p ON "
+                      "p.provider = u.provider AND p.subject_kind = u.subject_kind AND "
+                      "p.subject = u.subject AND p.mode = u.mode AND (p.region = ?2 OR "
+                      "p.region = '') WHERE u.id = ?1 AND p.id <> ?1 AND p.effective_from < ?4 "
+                      "AND (p.effective_to IS NULL OR p.effective_to > ?3) ORDER BY "
+                      "p.effective_from, p.id");
+  q.bind(1, static_cast<int64_t>(used));
+  q.bind(2, c.region);
+  q.bind(3, seconds(c.period_start));
+  q.bind(4, seconds(c.period_end));
+  std::vector<std::pair<std::int64_t, std::int64_t>> candidates;
+  while (q.executeStep()) {
+    candidates.emplace_back(q.getColumn(0).getInt64(), q.getColumn(1).getInt64());
+  }
+  for (const auto& [id, from] : candidates) {
+    const Instant at = std::max(c.period_start, Instant{std::chrono::seconds{from}});
+    if (row_in_force(db, used, c.region, at) != id) continue;
+    out.push_back("price row " + std::to_string(id) + " is in force from " + format_instant(at) +
+                  " within this line instead of row " + std::to_string(used) +
+                  " (imported after it was settled): `gpubill rebuild --account " + c.account +
+                  "` would re-price it");
+  }
+  return out;
+}
+
+ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
+  auto line = find_charge(db, charge_id);
+  if (!line) throw NotFound("no charge with id " + std::to_string(charge_id));
+  ChargeExplanation x;
+  x.line = std::move(*line);
+  const ChargeLine& c = x.line;
+  try {
+    auto& sql = sqlite(db);
+    if (c.price_id) {
+      x.price = read_price(sql, price_table_for(c.component), *c.price_id);
+      if (!x.price) {
+        x.mismatches.push_back("price row " + std::string(price_table_for(c.component)) + " " +
+                               std::to_string(*c.price_id) + " is not in the catalog");
+      }
+    }
+    if (x.price && x.price->table == "price") {
+      x.superseded = superseding_rows(sql, x.price->id, c);
+    }
+    if (c.policy_id) {
+      x.policy = read_policy(sql, *c.policy_id);
+      if (!x.policy) {
+        x.mismatches.push_back("policy row " + std::to_string(*c.policy_id) +
+                               " is not in the catalog");
+      }
+    }
+    if (c.discount_id) {
+      x.discount = read_discount(sql, *c.discount_id);
+      if (!x.discount) {
+        x.mismatches.push_back("discount row " + std::to_string(*c.discount_id) +
+                               " is not in the catalog");
+      }
+    }
+    x.events = read_events(sql, c.event_seqs);
+    for (std::int64_t seq : c.event_seqs) {
+      const bool found = std::any_of(x.events.begin(), x.events.end(),
+                                     [&](const EventInfo& e) { return e.seq == seq; });
+      if (!found) x.mismatches.push_back("event " + std::to_string(seq) + " is not recorded");
+    }
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(std::string("explaining charge ") + std::to_string(charge_id) + ": " +
+                     e.what());
+  }
+
+  // The sum of `amount` over the charges of the same instance that `take` selects.
+  const auto instance_sum = [&](auto take, auto amount) {
+    ChargeFilter same_instance;
+    same_instance.account = c.account;
+    same_instance.instance = c.instance;
+    Decimal sum;
+    for (const auto& other : query_charges(db, same_instance)) {
+      if (other.currency == c.currency && take(other)) sum += amount(other);
+    }
+    return sum;
+  };
+  // A lifetime minimum is re-derived from the instance's settlements (with the roundings of
+  // their cycles, when the policy settles per day or month).
+  std::optional<Decimal> lifetime_billed;
+  if (c.kind == "minimum_charge") {
+    lifetime_billed = instance_sum(
+        [](const ChargeLine& o) { return o.kind == "settlement" || o.kind == "cycle_rounding"; },
+        [](const ChargeLine& o) { return o.total_billed; });
+  }
+  // A cycle's rounding is re-derived from the usage records of its meter in the cycle.
+  std::optional<Decimal> cycle_usage;
+  if (c.kind == "cycle_rounding") {
+    cycle_usage = instance_sum(
+        [&](const ChargeLine& o) {
+          return o.kind == "settlement" && o.component == c.component &&
+                 o.instance_type == c.instance_type && o.period_start >= c.period_start &&
+                 o.period_end <= c.period_end;
+        },
+        [](const ChargeLine& o) { return o.total_exact; });
+  }
+  // A sustained-use credit is re-derived from the month's usage lines of its kind, hour by hour.
+  std::optional<std::vector<rules::UsageHour>> sustained_hours;
+  if (c.kind == "sustained_use_discount" && x.policy) {
+    sustained_hours = sustained_use_hours(db, c, to_policy(*x.policy));
+  }
+  derive(x, lifetime_billed, cycle_usage, sustained_hours);
+
+  // The row's own arithmetic.
+  if (c.billed_amount != c.exact_amount + c.rounding) {
+    x.mismatches.push_back("billed_amount " + c.billed_amount.to_string() + " ≠ exact_amount " +
+                           c.exact_amount.to_string() + " + rounding " + signed_text(c.rounding));
+  }
+  if (c.repeat > 1) {
+    x.arithmetic.push_back("× " + std::to_string(c.repeat) + " identical hourly settlements = " +
+                           c.total_billed.to_string() + " billed (" + c.total_exact.to_string() +
+                           " exact, rounding " + signed_text(c.total_rounding()) + ")");
+    const std::int64_t length = c.settlement_seconds();
+    if (length <= 0 || length > kHour) {
+      x.mismatches.push_back("a run of " + std::to_string(c.repeat) + " settlements cannot span " +
+                             std::to_string((c.period_end - c.period_start).count()) + " s");
+    }
+  }
+  expect_equal(x, "total_exact (exact_amount × repeat)", c.exact_amount * c.repeat, c.total_exact);
+  expect_equal(x, "total_billed (billed_amount × repeat)", c.billed_amount * c.repeat,
+               c.total_billed);
+
+  // The price row: its amount is the unit price when it prices the same unit.
+  if (x.price) {
+    if (x.price->currency != c.currency) {
+      x.mismatches.push_back("price row currency " + x.price->currency.to_string() +
+                             " ≠ charge currency " + c.currency.to_string());
+    } else if (x.price->unit == c.price_unit && x.price->amount != c.unit_price &&
+               (c.kind == "settlement" || c.kind == "prepaid_order" || c.kind == "renewal" ||
+                c.kind == "auto_renewal")) {
+      // (An upgrade's unit price is a difference of two prices; a refund's is its amount.)
+      x.mismatches.push_back("unit_price " + c.unit_price.to_string() + " ≠ price row amount " +
+                             x.price->amount.to_string());
+    }
+  }
+  if (x.policy && x.line.provider != "" && x.policy->provider != x.line.provider) {
+    x.mismatches.push_back("policy row " + std::to_string(x.policy->id) + " is " +
+                           x.policy->provider + "'s, the charge is " + x.line.provider + "'s");
+  }
+  return x;
+}
+
+}  // namespace gpubill

@@ -1,0 +1,100 @@
+#include "gpubill/quote/quote_compare.hpp"
+
+#include <algorithm>
+
+#include "gpubill/base/percent.hpp"
+
+namespace gpubill {
+
+namespace {
+
+struct Delta {
+  std::optional<Decimal> delta, percent;
+};
+
+Delta delta_of(const std::optional<Money>& before, const std::optional<Money>& after) {
+  if (!before || !after || before->currency() != after->currency()) return {};
+  return {after->amount() - before->amount(), percent_change(before->amount(), after->amount())};
+}
+
+LineComparison compared(const QuoteSnapshotLine& before, const QuoteSnapshotLine& after) {
+  LineComparison c;
+  c.before = &before;
+  c.after = &after;
+  c.rank_move = static_cast<long>(before.rank) - static_cast<long>(after.rank);
+  const Delta price = delta_of(before.unit_price, after.unit_price);
+  const Delta total = delta_of(before.total, after.total);
+  c.price_delta = price.delta;
+  c.price_percent = price.percent;
+  c.total_delta = total.delta;
+  c.total_percent = total.percent;
+  const bool same = before.rank == after.rank && before.unit_price == after.unit_price &&
+                    before.total == after.total;
+  c.kind = same ? LineChangeKind::same : LineChangeKind::changed;
+  return c;
+}
+
+}  // namespace
+
+QuoteSnapshot snapshot_of(const QuoteResult& quote) {
+  QuoteSnapshot s;
+  s.currency = quote.currency;
+  s.at = quote.at;
+  for (const auto& l : quote.lines) {
+    s.lines.push_back({l.provider, l.region, l.instance_type,
+                       l.mode ? std::string(to_string(*l.mode)) : std::string(), l.rank,
+                       l.priced ? l.unit_price : std::nullopt, l.priced ? l.total : std::nullopt});
+  }
+  return s;
+}
+
+std::string_view to_string(LineChangeKind kind) noexcept {
+  switch (kind) {
+    case LineChangeKind::added:
+      return "new";
+    case LineChangeKind::removed:
+      return "removed";
+    case LineChangeKind::changed:
+      return "changed";
+    case LineChangeKind::same:
+      break;
+  }
+  return "same";
+}
+
+std::size_t QuoteComparison::count(LineChangeKind kind) const {
+  return static_cast<std::size_t>(std::count_if(
+      lines.begin(), lines.end(), [&](const LineComparison& c) { return c.kind == kind; }));
+}
+
+QuoteComparison compare_quotes(const QuoteSnapshot& before, const QuoteSnapshot& after,
+                               std::size_t top) {
+  std::vector<bool> matched(before.lines.size(), false);
+  QuoteComparison out;
+  for (const auto& now : after.lines) {
+    const QuoteSnapshotLine* was = nullptr;
+    for (std::size_t i = 0; i < before.lines.size() && !was; ++i) {
+      if (!matched[i] && before.lines[i].same_offer(now)) {
+        matched[i] = true;
+        was = &before.lines[i];
+      }
+    }
+    if (was) {
+      out.lines.push_back(compared(*was, now));
+    } else if (top == 0 || now.rank <= top) {
+      out.lines.push_back({LineChangeKind::added, nullptr, &now, {}, {}, {}, {}, {}});
+    }
+  }
+  std::vector<const QuoteSnapshotLine*> gone;
+  for (std::size_t i = 0; i < before.lines.size(); ++i) {
+    if (!matched[i]) gone.push_back(&before.lines[i]);
+  }
+  std::stable_sort(gone.begin(), gone.end(),
+                   [](const auto* a, const auto* b) { return a->rank < b->rank; });
+  for (const auto* was : gone) {
+    out.lines.push_back({LineChangeKind::removed, was, nullptr, {}, {}, {}, {}, {}});
+  }
+  return out;
+}
+
+}  // namespace gpubill

@@ -1,0 +1,408 @@
+// Private to the engine: the replay driver. It reads events (from log files, or stored ones for a
+// rebuild), guards their times, stores them, runs them through the simulation and settles the
+// accounts, inside a transaction its caller holds.
+#pragma once
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/replay/events.hpp"
+#include "gpubill/replay/replay.hpp"
+#include "replay/replay_model.hpp"
+#include "replay/replay_sink.hpp"
+
+namespace gpubill::replay_detail {
+
+using replay::Seconds;
+
+// "T is later than N (now plus the allowed margin)": the time guard's words, for event times,
+// --until and a rebuild's clock alike.
+inline std::string later_than_allowed(Instant t, Instant not_after) {
+  return format_instant(t) + " is later than " + format_instant(not_after) +
+         " (now plus the allowed margin)";
+}
+
+class Driver {
+ public:
+  Driver(SQLite::Database& db, const Catalog& catalog, const ReplayOptions& options)
+      : db_(db),
+        options_(options),
+        sink_(db),
+        sim_(catalog, sink_),
+        insert_event_(
+            db,
+            "INSERT OR IGNORE INTO event(account, id, time, type, instance, payload, "
+            "source_file, source_line, status) VALUES(?, ?, ?, ?, ?, ?, ?, ?, 'applied')"),
+        find_event_(db,
+                    "SELECT payload, source_file, source_line FROM event WHERE account = ? AND "
+                    "id = ?"),
+        reject_event_(db, "UPDATE event SET status = 'rejected' WHERE seq = ?"),
+        insert_reject_(db,
+                       "INSERT INTO reject(kind, source_file, source_line, account, event_id, "
+                       "time, field, reason, raw, source_path) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "?)"),
+        find_reject_(db,
+                     "SELECT 1 FROM reject WHERE kind = ? AND source_path = ? AND "
+                     "source_line = ? AND raw = ? LIMIT 1"),
+        load_account_(db, "SELECT clock, state FROM account_state WHERE account = ?"),
+        save_account_(db,
+                      "INSERT INTO account_state(account, clock, state) VALUES(?, ?, ?) "
+                      "ON CONFLICT(account) DO UPDATE SET clock = excluded.clock, "
+                      "state = excluded.state") {
+    for (const auto& p : catalog.data().prices) {
+      const Seconds from = replay::to_seconds(p.period.from);
+      earliest_ = std::min(earliest_.value_or(from), from);
+    }
+  }
+
+  void replay_file(const std::string& path) {
+    UsageEvent ev;
+    EventReader reader(path);
+    std::error_code ec;
+    canonical_path_ = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+    if (ec) canonical_path_ = path;
+    while (true) {
+      const auto status = reader.next(ev);
+      if (status == EventReader::Status::end) break;
+      ++report.events_read;
+      if (options_.progress && report.events_read % kProgressEvery == 0) {
+        report_bytes(bytes_done + reader.bytes_read());
+      }
+      if (status == EventReader::Status::malformed) {
+        // Nothing is applied: the whole replay is one transaction, rolled back by the throw.
+        if (!options_.skip_invalid) throw reader.error();
+        quarantine(reader.path(), reader.line_number(), reader.line_text(), reader.error());
+        continue;
+      }
+      if (auto why = implausible_time(ev.time)) {
+        InputError e(path, "line " + std::to_string(reader.line_number()), "time", *why);
+        if (!options_.skip_invalid) throw e;
+        quarantine(path, reader.line_number(), reader.line_text(), e);
+        continue;
+      }
+      apply(ev, path, reader.line_number(), reader.line_text());
+    }
+    bytes_done += reader.bytes_read();
+  }
+
+  // Replay progress (ReplayOptions::progress): bytes of the files read so far (replay_file adds
+  // each), and of all the files (replay.cpp sets it from their sizes).
+  std::uint64_t bytes_done = 0, bytes_total = 0;
+  void report_bytes(std::uint64_t done) {
+    bytes_total = std::max(bytes_total, done);  // a file that grew while being read
+    options_.progress({"replay", done, bytes_total, "bytes", report.events_read, "events"});
+  }
+
+  void finish() {
+    std::optional<Seconds> clock;
+    {
+      SQLite::Statement q(db_, "SELECT clock FROM replay_clock WHERE one = 1");
+      if (q.executeStep()) clock = q.getColumn(0).getInt64();
+    }
+    // What moved the clock, for the message of a settlement step that is too long.
+    std::string cause = "the replay clock of an earlier replay";
+    if (max_seen_) {
+      if (!clock || *max_seen_ > *clock) cause = "the latest event, " + max_seen_where_;
+      clock = std::max(clock.value_or(*max_seen_), *max_seen_);
+    }
+    if (options_.until) {
+      const Seconds until = replay::to_seconds(*options_.until);
+      if (!clock || until > *clock) cause = "--until";
+      clock = std::max(clock.value_or(until), until);
+    }
+    if (clock) {
+      settle_loaded(*clock, cause);
+      // Accounts of earlier replays that had no events now.
+      std::vector<std::string> idle;
+      {
+        SQLite::Statement q(db_,
+                            "SELECT account FROM account_state WHERE clock < ? ORDER BY account");
+        q.bind(1, static_cast<int64_t>(*clock));
+        while (q.executeStep()) idle.push_back(q.getColumn(0).getString());
+      }
+      for (const auto& name : idle) {
+        if (accounts_.count(name)) continue;
+        auto a = load(name);
+        check_step(*a, *clock, cause, "", "");
+        close_account(*a, *clock);
+      }
+      set_replay_clock(*clock);
+    }
+    // The run, so that a rebuild settles at the same points (migration 0006).
+    SQLite::Statement run(db_,
+                          "INSERT INTO replay_run(last_seq, until) "
+                          "VALUES((SELECT coalesce(max(seq), 0) FROM event), ?)");
+    if (options_.until) {
+      run.bind(1, static_cast<int64_t>(replay::to_seconds(*options_.until)));
+    } else {
+      run.bind(1);
+    }
+    run.exec();
+    report.charge_rows = sim_.charge_rows;
+    report.settlements = sim_.settlements;
+  }
+
+  // ---- rebuilding accounts from their stored events (replay_rebuild.cpp) ----
+
+  // Applies a stored event again, as the replay that stored it did.
+  void reapply(std::int64_t seq, const std::string& payload, const std::string& file,
+               std::int64_t line, const std::string& raw) {
+    const UsageEvent ev = parse_event_json(payload, file, line);
+    ++report.events_read;
+    note_latest(replay::to_seconds(ev.time), file, line);
+    canonical_path_ = file;
+    evaluate(ev, seq, file, line, raw);
+  }
+
+  // Settles every account this driver has loaded up to `clock` (a replay's end).
+  void settle_loaded(Seconds clock, const std::string& cause) {
+    std::vector<std::string> names;
+    names.reserve(accounts_.size());
+    for (const auto& [name, a] : accounts_) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    for (const auto& name : names) {
+      replay::Account& a = *accounts_.at(name);
+      check_step(a, clock, cause, "", "");
+      close_account(a, clock);  // also saves the state of an account already there
+    }
+  }
+
+  std::int64_t charge_rows() const noexcept { return sim_.charge_rows; }
+  std::int64_t settlements() const noexcept { return sim_.settlements; }
+
+  void set_replay_clock(Seconds clock) {
+    SQLite::Statement q(db_,
+                        "INSERT INTO replay_clock(one, clock) VALUES(1, ?) ON CONFLICT(one) DO "
+                        "UPDATE SET clock = excluded.clock");
+    q.bind(1, static_cast<int64_t>(clock));
+    q.exec();
+    report.clock = replay::to_instant(clock);
+  }
+
+  ReplayReport report;
+
+ private:
+  void apply(const UsageEvent& ev, const std::string& path, std::int64_t line,
+             const std::string& raw) {
+    const Seconds t = replay::to_seconds(ev.time);
+    note_latest(t, path, line);
+    payload_ = to_json(ev);
+    const std::string type(to_string(ev.type));
+    auto& q = insert_event_;
+    q.reset();
+    q.bindNoCopy(1, ev.account);
+    q.bindNoCopy(2, ev.id);
+    q.bind(3, static_cast<int64_t>(t));
+    q.bindNoCopy(4, type);
+    q.bindNoCopy(5, ev.instance);
+    q.bindNoCopy(6, payload_);
+    q.bindNoCopy(7, path);
+    q.bind(8, static_cast<int64_t>(line));
+    if (q.exec() == 0) {
+      duplicate(ev, path, line, raw);
+      return;
+    }
+    evaluate(ev, db_.getLastInsertRowid(), path, line, raw);
+  }
+
+  // Runs a stored event through the rules: applied, or rejected with the reason.
+  void evaluate(const UsageEvent& ev, std::int64_t seq, const std::string& path, std::int64_t line,
+                const std::string& raw) {
+    const Seconds t = replay::to_seconds(ev.time);
+    replay::Account& a = account(ev.account, t);
+    std::optional<std::string> reason;
+    if (t < a.clock) {
+      reason = "earlier than hours already settled for account " + ev.account + " (clock " +
+               format_instant(replay::to_instant(a.clock)) + "); usage logs must be in time order";
+    } else {
+      check_step(a, t, path, "line " + std::to_string(line), "time");
+      a.advance_to(sim_, t);
+      reason = a.apply(sim_, ev, seq);
+    }
+    if (!reason) {
+      ++report.applied;
+      return;
+    }
+    ++report.rejected;
+    reject_event_.reset();
+    reject_event_.bind(1, static_cast<int64_t>(seq));
+    reject_event_.exec();
+    add_reject("rule", path, line, ev.account, ev.id, t, "", *reason, raw);
+  }
+
+  void duplicate(const UsageEvent& ev, const std::string& path, std::int64_t line,
+                 const std::string& raw) {
+    ++report.duplicates;
+    auto& q = find_event_;
+    q.reset();
+    q.bind(1, ev.account);
+    q.bind(2, ev.id);
+    if (!q.executeStep()) return;
+    const std::string stored = q.getColumn(0).getString();
+    if (stored == payload_) return;  // the same event again: idempotent, nothing to say
+    const std::string where =
+        q.getColumn(1).getString() + ":" + std::to_string(q.getColumn(2).getInt64());
+    q.reset();
+    if (reject_exists("duplicate", line, raw)) return;
+    add_reject("duplicate", path, line, ev.account, ev.id, replay::to_seconds(ev.time), "id",
+               "id '" + ev.id + "' of account " + ev.account +
+                   " was already used for a different event (" + where + "); not applied",
+               raw);
+  }
+
+  void quarantine(const std::string& path, std::int64_t line, const std::string& raw,
+                  const InputError& e) {
+    ++report.malformed_skipped;
+    if (reject_exists("malformed", line, raw)) return;
+    add_reject("malformed", path, line, "", "", std::nullopt, e.field(), e.reason(), raw);
+  }
+
+  // Keeps the latest event time seen and where it was, for the message of a long settlement.
+  void note_latest(Seconds t, const std::string& file, std::int64_t line) {
+    if (!max_seen_ || t > *max_seen_) {
+      max_seen_ = t;
+      max_seen_where_ = file + ":" + std::to_string(line);
+    }
+  }
+
+  // Why an event time cannot be right, if it cannot.
+  std::optional<std::string> implausible_time(Instant time) const {
+    const Seconds t = replay::to_seconds(time);
+    if (earliest_ && t < *earliest_) {
+      return format_instant(time) + " is before the catalog's first price (" +
+             format_instant(replay::to_instant(*earliest_)) +
+             "): nothing could be billed then; check the year";
+    }
+    if (options_.not_after && time > *options_.not_after) {
+      return later_than_allowed(time, *options_.not_after) + "; check the year";
+    }
+    return std::nullopt;
+  }
+
+  // Refuses to settle an account with open-ended billing for longer than the limit in one step:
+  // `file`,
+  // `place` and `field` name what asked for it (an event's line, or --until).
+  void check_step(const replay::Account& a, Seconds to, const std::string& file,
+                  const std::string& place, const std::string& field) const {
+    if (options_.allow_long_settlement || to <= a.clock) return;
+    const Seconds limit = options_.max_settlement_step.count();
+    if (to - a.clock <= limit) return;
+    // Only what can bill without end: a pay-as-you-go or spot instance (its disks bill while it
+    // is stopped) or an auto-renewed prepaid one. A prepaid instance without auto-renewal ends
+    // in the recycle bin and is destroyed, whatever the gap.
+    std::size_t open_ended = 0;
+    for (const auto& [id, inst] : a.instances) {
+      if (inst->state == replay::State::destroyed || inst->state == replay::State::recycle_bin) {
+        continue;
+      }
+      if (inst->mode == BillingMode::prepaid && !inst->auto_renew) continue;
+      ++open_ended;
+    }
+    if (open_ended == 0) return;
+    constexpr Seconds kDay = 86'400;
+    throw InputError(file, place, field,
+                     "would settle account " + a.name + " (" + std::to_string(open_ended) +
+                         " instance" + (open_ended == 1 ? "" : "s") +
+                         " billed until stopped) for " + std::to_string((to - a.clock) / kDay) +
+                         " days in one step, from " + format_instant(replay::to_instant(a.clock)) +
+                         " to " + format_instant(replay::to_instant(to)) + "; the limit is " +
+                         std::to_string(limit / kDay) +
+                         " days: check the date, or pass --allow-long-settlement");
+  }
+
+  // Whether this line of the file being read (compared by its canonical path, whatever its
+  // spelling) was recorded as a reject of this kind before.
+  bool reject_exists(const char* kind, std::int64_t line, const std::string& raw) {
+    auto& q = find_reject_;
+    q.reset();
+    q.bind(1, kind);
+    q.bind(2, canonical_path_);
+    q.bind(3, static_cast<int64_t>(line));
+    q.bind(4, raw);
+    const bool found = q.executeStep();
+    q.reset();
+    return found;
+  }
+
+  void add_reject(const char* kind, const std::string& path, std::int64_t line,
+                  const std::string& account, const std::string& event_id,
+                  std::optional<Seconds> time, const std::string& field, const std::string& reason,
+                  const std::string& raw) {
+    auto& q = insert_reject_;
+    q.reset();
+    q.bind(1, kind);
+    q.bind(2, path);
+    q.bind(3, static_cast<int64_t>(line));
+    q.bind(4, account);
+    q.bind(5, event_id);
+    if (time) {
+      q.bind(6, static_cast<int64_t>(*time));
+    } else {
+      q.bind(6);
+    }
+    q.bind(7, field);
+    q.bind(8, reason);
+    q.bind(9, raw);
+    q.bind(10, canonical_path_);
+    q.exec();
+  }
+
+  std::unique_ptr<replay::Account> load(const std::string& name) {
+    auto& q = load_account_;
+    q.reset();
+    q.bind(1, name);
+    if (!q.executeStep()) return nullptr;
+    const Seconds clock = q.getColumn(0).getInt64();
+    const std::string state = q.getColumn(1).getString();
+    q.reset();
+    return replay::Account::load(name, clock, state);
+  }
+
+  replay::Account& account(const std::string& name, Seconds t) {
+    auto it = accounts_.find(name);
+    if (it != accounts_.end()) return *it->second;
+    auto a = load(name);
+    if (!a) {
+      a = std::make_unique<replay::Account>();
+      a->name = name;
+      a->clock = t;
+    }
+    return *accounts_.emplace(name, std::move(a)).first->second;
+  }
+
+  void close_account(replay::Account& a, Seconds clock) {
+    a.advance_to(sim_, clock);
+    a.write_open_runs(sim_);
+    const std::string state = a.save();
+    auto& q = save_account_;
+    q.reset();
+    q.bind(1, a.name);
+    q.bind(2, static_cast<int64_t>(a.clock));
+    q.bindNoCopy(3, state);
+    q.exec();
+  }
+
+  SQLite::Database& db_;
+  ReplayOptions options_;
+  SqlSink sink_;
+  replay::Sim sim_;
+  SQLite::Statement insert_event_, find_event_, reject_event_, insert_reject_, find_reject_,
+      load_account_, save_account_;
+  std::unordered_map<std::string, std::unique_ptr<replay::Account>> accounts_;
+  std::optional<Seconds> max_seen_;
+  std::string max_seen_where_;       // file:line of the latest event
+  std::optional<Seconds> earliest_;  // the catalog's first price
+  std::string payload_;
+  std::string canonical_path_;  // of the file being read
+};
+
+}  // namespace gpubill::replay_detail

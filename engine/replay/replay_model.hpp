@@ -1,0 +1,361 @@
+// Private to the engine: the replay's discrete-event simulation of accounts (docs/usage-log.md,
+// "How replay works"). Instants are UTC unix seconds (int64) inside the simulation.
+//
+// An account advances lazily: when one of its events arrives it is brought to the event's time
+// (advance_to), processing everything time causes up to and including that instant — hourly
+// settlements first, then timers (auto-renewal, expiry, arrears shutdown, reclaim, recycle-bin
+// destruction) — and then the event is applied. At the end of a replay every account is brought
+// to the replay clock and its state is saved (replay_state.cpp), so a log replayed in parts gives
+// the same rows as the whole.
+//
+// Settlement runs: each meter (one priced component of an instance) keeps its last settlement
+// row open in memory. A full-hour settlement identical to the open row's (same seconds, price row
+// and amount, policy, events, instance type) and contiguous with it extends the row (repeat + 1)
+// instead of writing a new one. When every live meter of an account is in such a steady state,
+// a span of N hours up to the next thing that can change anything (an event, a timer, a price or
+// policy change, a time-zone offset change, or the hour the balance crosses zero, found
+// arithmetically) is settled in O(meters), not O(N × meters).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "gpubill/base/time.hpp"
+#include "gpubill/catalog/catalog.hpp"
+#include "gpubill/replay/events.hpp"
+#include "gpubill/rules/rules.hpp"
+
+namespace date {
+class time_zone;
+}
+
+namespace gpubill::replay {
+
+using Seconds = std::int64_t;
+constexpr Seconds kHour = 3600;
+constexpr Seconds kNever = std::numeric_limits<Seconds>::max();
+
+inline Seconds to_seconds(Instant t) {
+  return t.time_since_epoch().count();
+}
+inline Instant to_instant(Seconds s) {
+  return Instant{std::chrono::seconds{s}};
+}
+
+// ---- rows written --------------------------------------------------------------------------
+
+struct ChargeRow {
+  std::string account, instance, provider, region, instance_type, component, kind, mode;
+  Seconds period_start = 0, period_end = 0;
+  std::int64_t repeat = 1;
+  std::string quantity, unit;
+  Decimal unit_price;
+  std::string price_unit;
+  Decimal exact, billed, rounding;  // per settlement
+  int decimals = 2;                 // billed amounts are written with this many decimals
+  Currency currency = Currency::parse("CNY");
+  std::optional<std::int64_t> price_id, policy_id, discount_id;
+  std::string event_seqs, note;
+};
+
+struct MovementRow {
+  std::string account;
+  Seconds at = 0;
+  Currency currency = Currency::parse("CNY");
+  Decimal amount, balance_after;
+  std::string kind;  // topup, charge, refund
+  std::optional<std::int64_t> charge_id, event_seq;
+};
+
+struct StateRow {
+  std::string account, instance;
+  Seconds at = 0;
+  std::string state, reason;
+  std::int64_t event_seq = 0;  // 0 = caused by time
+};
+
+// Where the simulation's rows go (SQLite in replay.cpp).
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual std::int64_t insert_charge(const ChargeRow& row) = 0;
+  // Rewrites repeat, period_end and the totals of a row written earlier.
+  virtual void update_charge(std::int64_t id, const ChargeRow& row) = 0;
+  virtual std::int64_t insert_movement(const MovementRow& row) = 0;
+  virtual void update_movement(std::int64_t id, const MovementRow& row) = 0;
+  virtual void insert_state(const StateRow& row) = 0;
+};
+
+// ---- simulation state ------------------------------------------------------------------------
+
+enum class State { running, stopped, arrears_stopped, recycle_bin, destroyed };
+std::string_view to_string(State s) noexcept;
+State parse_state(std::string_view s);
+
+// What a meter's price row is.
+enum class Source { instance, gpu, disk, bandwidth };
+
+// Timer kinds, in the order they fire at one instant.
+enum TimerKind : int {
+  t_auto_renew = 0,
+  t_expiry,
+  t_arrears_shutdown,
+  t_reclaim,
+  t_recycle_destroy,
+  kTimerKinds
+};
+
+// The open settlement row of a meter. Its hours are debited from the balance as movements in
+// segments: a top-up, order or refund of the same currency first writes the hours settled so far
+// as one movement (closing the segment), so that every movement's balance includes all the
+// debits before it; the hours after that go into the next segment.
+struct Run {
+  std::int64_t row_id = 0, movement_id = 0;  // once written; movement_id: the open segment's
+  bool dirty = false;                        // written, and extended since
+  std::int64_t repeat = 0;                   // 0 = no open row
+  std::int64_t debited = 0;                  // settlements in closed movement segments
+  Seconds start = 0, end = 0;
+  bool full_hour = false;
+  std::int64_t quantity = 0;  // metered seconds × multiplier, per settlement
+  Decimal unit_price;
+  std::int64_t price_id = 0, policy_id = 0;
+  Decimal exact, billed, rounding;  // per settlement
+  int decimals = 2;
+  std::vector<std::int64_t> seqs;
+  std::string instance_type, note;
+  Decimal balance_after;
+  Seconds settled_at = 0;  // the hour end of its latest settlement (not saved)
+};
+
+struct Instance;
+
+struct Balance {
+  Decimal amount;
+  bool funded = false;  // topped up at least once: arrears rules apply
+  std::optional<Seconds> negative_since;
+};
+
+struct ProviderInfo {
+  const Provider* provider = nullptr;
+  std::optional<Calendar> calendar;
+  const date::time_zone* zone = nullptr;
+  // The UTC offset is constant in [offset_from, offset_until): hours are 3600 s apart there.
+  Seconds offset_from = 0, offset_until = 0;
+};
+
+// One priced, hourly-settled component of a pay-as-you-go or spot instance.
+struct Meter {
+  Instance* owner = nullptr;
+  std::string component;  // compute, system_disk, data_disk, bandwidth
+  Source source = Source::instance;
+  std::string subject;          // instance type, GPU model, disk kind or bandwidth kind
+  std::int64_t multiplier = 1;  // GPUs, GB or Mbps
+  std::string unit;             // second, gpu_second, gb_second, mbps_second
+  bool retired = false;         // replaced (resize) or its instance destroyed: settle and drop
+  bool active = false;
+  Seconds active_since = 0, run_started = 0;
+  std::int64_t active_seq = 0;
+  // The open (not yet settled) hour; hour_end == 0: none.
+  Seconds hour_end = 0, first_use = 0, last_use = 0;
+  std::int64_t used = 0, extra = 0;
+  std::vector<std::int64_t> seqs;
+  std::string note;
+  Run run;
+  // The open settlement cycle when the policy settles this resource per day or month
+  // (cycle_end == 0: none): its hourly usage records are exact and add up to cycle_exact, which
+  // is rounded once when the cycle ends. A stopped meter stays listed until then, waiting
+  // (hour_end = cycle_end, no open hour).
+  Seconds cycle_start = 0, cycle_end = 0;
+  Decimal cycle_exact;
+  bool waiting_cycle = false;
+  // Not saved: caches and list membership.
+  bool listed = false;
+  const PriceRow* price = nullptr;
+  const ResourcePriceRow* resource = nullptr;
+  const BillingPolicy* policy = nullptr;
+  Seconds cache_from = kNever, cache_until = kNever;
+};
+
+struct Instance {
+  std::string id;
+  std::int64_t index = 0;  // unique within the account, for timers
+  std::string provider, region, type, family;
+  BillingMode mode = BillingMode::payg;
+  Currency currency = Currency::parse("CNY");
+  State state = State::running;
+  Seconds created_at = 0, destroyed_at = 0;
+  std::int64_t create_seq = 0, destroy_seq = 0;
+  int gpus = 0;
+  std::string gpu_model;
+  std::vector<std::unique_ptr<Meter>> meters;
+  Decimal lifetime_billed;
+  // Prepaid.
+  Seconds expiry = 0, purchased_at = 0;
+  bool auto_renew = false;
+  std::int64_t auto_renew_seq = 0;
+  Decimal paid, monthly, factor;
+  std::array<Seconds, kTimerKinds> timers{};  // 0 = not set
+  ProviderInfo* pinfo = nullptr;              // cache, not saved
+  Balance* bal = nullptr;                     // cache of the account's balance in `currency`
+};
+
+// Sustained use of one kind of resource (an instance type, or a GPU model: unit second or
+// gpu_second) in one region and calendar month, where the policy has sustained_use_tiers: its
+// metered seconds per hour, for the month's credit (rules::sustained_use_credit).
+struct SustainedGroup {
+  std::string provider, region, subject, unit;
+  Currency currency = Currency::parse("USD");
+  Seconds month_start = 0, month_end = 0;
+  std::map<Seconds, rules::UsageHour> hours;  // by hour end
+  std::int64_t price_id = 0, policy_id = 0;   // of the latest hour
+};
+// Its key in Account::sustained.
+inline std::string sustained_key(const SustainedGroup& g) {
+  return g.provider + '\x1f' + g.region + '\x1f' + g.unit + '\x1f' + g.subject + '\x1f' +
+         std::to_string(g.month_start);
+}
+
+class Sim;
+
+class Account {
+ public:
+  std::string name;
+  Seconds clock = 0;
+  std::int64_t next_index = 1;
+  std::map<std::string, Balance> balances;  // by currency code
+  std::unordered_map<std::string, std::unique_ptr<Instance>> instances;
+  // Open sustained-use months, by provider, region, unit, subject and month start.
+  std::map<std::string, SustainedGroup> sustained;
+  // No-reason returns made, by provider and calendar year ("tencent|2019") or "provider|life".
+  std::map<std::string, int> no_reason_returns;
+
+  // Rebuilds the indexes (live meters, timers, instance numbers) after loading.
+  void rebuild();
+  // Processes everything time causes up to and including t.
+  void advance_to(Sim& sim, Seconds t);
+  // Applies an event at its time (advance_to it first). Returns the reason when the rules
+  // forbid it; then nothing was changed.
+  std::optional<std::string> apply(Sim& sim, const UsageEvent& ev, std::int64_t seq);
+  // Writes every open run (insert or update) and keeps it open; for saving the state.
+  void write_open_runs(Sim& sim);
+  // Writes the open segments of the runs in currency c as movements and closes them: called
+  // before any other movement of c, so that its balance_after follows from the movements before.
+  void close_debits(Sim& sim, Currency c);
+
+  // Saved state as JSON text, and back (replay_state.cpp).
+  std::string save() const;
+  static std::unique_ptr<Account> load(const std::string& name, Seconds clock,
+                                       const std::string& json);
+
+ private:
+  friend class Sim;
+  std::unordered_map<std::int64_t, Instance*> by_index_;
+  std::set<std::tuple<Seconds, int, std::int64_t>> timers_;
+  std::vector<Meter*> live_;  // meters with an open hour
+  Seconds next_hour_end_ = kNever;
+
+  // events
+  std::optional<std::string> topup(Sim&, const UsageEvent&, std::int64_t seq);
+  std::optional<std::string> create(Sim&, const UsageEvent&, std::int64_t seq);
+  std::optional<std::string> start(Sim&, Instance&, Seconds t, std::int64_t seq);
+  std::optional<std::string> stop(Sim&, Instance&, Seconds t, std::int64_t seq);
+  std::optional<std::string> resize(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
+  std::optional<std::string> renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
+  std::optional<std::string> set_auto_renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
+  std::optional<std::string> destroy(Sim&, Instance&, Seconds t, std::int64_t seq,
+                                     std::optional<ReturnKind> asked = std::nullopt);
+
+  // time
+  void process_hour_end(Sim&, Seconds e, Seconds bound);
+  // Sustained use: records `hours` hours of a meter ending at first_end, first_end + 3600, …;
+  // closes the months that end at t with their credit lines.
+  void add_sustained_use(Sim&, const Meter& m, Seconds first_end, std::int64_t hours);
+  Seconds next_sustained_close() const;
+  void close_sustained_use(Sim&, Seconds t);
+  void settle_meter(Sim&, Meter& m, Seconds e);
+  void bulk(Sim&, Seconds e, Seconds bound, Seconds valid_until, Seconds grid_until);
+  void process_timer(Sim&);
+
+  // meters
+  void activate(Sim&, Meter& m, Seconds t, std::int64_t seq);
+  void deactivate(Sim&, Meter& m, Seconds t, bool min_run);
+  // Deactivates the meter for good (destroy, resize, reclaim).
+  void retire(Sim&, Meter& m, Seconds t, bool min_run);
+  void flush(Sim&, Meter& m);
+  // Rounds the meter's open settlement cycle as one record (a cycle_rounding charge) at t.
+  void close_cycle(Sim&, Meter& m, Seconds t);
+  // The run's row and its open segment's movement, as they are. A row already written is
+  // updated only with update_row; otherwise it stays dirty, to be updated later.
+  void write_run(Sim&, Meter& m, bool update_row = true);
+  void retire_settled(Sim&, Instance& inst);
+  void finish_if_done(Sim&, Instance& inst, Seconds t);
+
+  // timers
+  void set_timer(Instance& inst, int kind, Seconds t);
+  void clear_timer(Instance& inst, int kind);
+  void clear_timers(Instance& inst);
+  void schedule_prepaid(Sim&, Instance& inst, Seconds now);
+
+  // balances
+  Balance& balance(Currency c) { return balances[std::string(c.code())]; }
+  Balance& balance_of(Instance& inst) {
+    if (!inst.bal) inst.bal = &balance(inst.currency);
+    return *inst.bal;
+  }
+  void credit(Sim&, Currency c, Decimal amount, Seconds t, std::int64_t seq);
+  void after_debit(Sim&, Currency c, Seconds t);
+
+  // rows
+  std::int64_t charge(Sim&, const ChargeRow& row, Seconds at, std::int64_t seq,
+                      const char* movement_kind);
+  void history(Sim&, const Instance& inst, Seconds t, std::string reason, std::int64_t seq);
+};
+
+// The shared context of one replay: the catalog, the sink, per-provider calendars, counters.
+class Sim {
+ public:
+  Sim(const Catalog& catalog, Sink& sink) : catalog(catalog), sink(sink) {}
+  const Catalog& catalog;
+  Sink& sink;
+  std::int64_t settlements = 0, charge_rows = 0;
+
+  ProviderInfo& provider(const std::string& id);
+  // The next local hour boundary after e (an hour boundary) in the provider's zone.
+  Seconds next_hour_end(ProviderInfo& p, Seconds e);
+  Seconds first_hour_end(ProviderInfo& p, Seconds t);
+
+  // Price and policy look-ups with the instant until which the answer cannot change.
+  struct PriceAt {
+    const PriceRow* row = nullptr;
+    Seconds until = kNever;
+  };
+  PriceAt price_at(const std::string& provider, SubjectKind kind, const std::string& subject,
+                   const std::string& region, BillingMode mode, Seconds t) const;
+  struct ResourceAt {
+    const ResourcePriceRow* row = nullptr;
+    Seconds until = kNever;
+  };
+  ResourceAt resource_at(bool disk, const std::string& provider, const std::string& kind,
+                         BillingMode mode, Seconds t) const;
+  struct PolicyAt {
+    const BillingPolicy* row = nullptr;
+    Seconds until = kNever;
+  };
+  PolicyAt policy_at(const std::string& provider, Seconds t) const;
+
+  std::vector<Meter*> scratch;
+
+ private:
+  std::unordered_map<std::string, ProviderInfo> providers_;
+};
+
+}  // namespace gpubill::replay

@@ -1,0 +1,186 @@
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <thread>
+
+#include "gpubill/base/errors.hpp"
+#include "store/embedded_data.hpp"
+#include "store/store.hpp"
+#include "store/write_transaction.hpp"
+
+namespace gpubill {
+
+namespace {
+
+// "0003_replay.sql" → 3. The embedded list is sorted by name, so numbers must be 1, 2, 3, ….
+int migration_number(const std::string& name) {
+  std::size_t i = 0;
+  int n = 0;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9') n = n * 10 + (name[i++] - '0');
+  if (i == 0) throw StoreError("migration file '" + name + "' does not start with its number");
+  return n;
+}
+
+void check_not_newer(int current, int latest, const std::string& path) {
+  if (current > latest) {
+    throw StoreError("database '" + path + "' has schema version " + std::to_string(current) +
+                     ", newer than this gpubill understands (" + std::to_string(latest) +
+                     "); use a newer gpubill");
+  }
+}
+
+void migrate(SQLite::Database& db, const std::string& path) {
+  const int latest = latest_schema_version();
+  int current = db.execAndGet("PRAGMA user_version").getInt();
+  check_not_newer(current, latest, path);
+  if (current == latest) return;
+  if (current == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() > 0) {
+    // Another program's SQLite file: gpubill would write its schema and catalog into it.
+    throw StoreError("database '" + path +
+                     "' is an SQLite file of another program (it has tables but no gpubill "
+                     "schema version); give gpubill a file of its own");
+  }
+  // The version is read again under the write lock: another process opening the same new
+  // database may have migrated it while this one waited.
+  WriteTransaction tx(db, path, "migration");
+  current = db.execAndGet("PRAGMA user_version").getInt();
+  check_not_newer(current, latest, path);
+  for (const auto& m : embedded::migrations()) {
+    const int number = migration_number(m.name);
+    if (number <= current) continue;
+    db.exec(std::string(m.text));
+    db.exec("PRAGMA user_version = " + std::to_string(number));
+  }
+  tx.commit();
+}
+
+// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once,
+// without its busy handler, while another process opening the same new file holds one: the
+// switch is retried every 10 ms for up to the busy timeout.
+void enter_wal_mode(SQLite::Database& db, std::chrono::milliseconds busy_timeout) {
+  constexpr std::chrono::milliseconds kPause{10};
+  for (auto waited = std::chrono::milliseconds{0};; waited += kPause) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (const SQLite::Exception& e) {
+      if (e.getErrorCode() != SQLITE_BUSY || waited >= busy_timeout) throw;
+    }
+    std::this_thread::sleep_for(kPause);
+  }
+}
+
+}  // namespace
+
+int latest_schema_version() {
+  int expected = 1;
+  for (const auto& m : embedded::migrations()) {
+    if (migration_number(m.name) != expected) {
+      throw StoreError("migrations are not numbered 1, 2, 3, …: found '" + m.name + "'");
+    }
+    ++expected;
+  }
+  return expected - 1;
+}
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+ReadSnapshot::ReadSnapshot(Database& db) : db_(db) {
+  try {
+    // SQLite's snapshot begins at the first read inside the transaction.
+    sqlite(db_).exec("BEGIN DEFERRED");
+  } catch (const SQLite::Exception& e) {
+    throw StoreError(db_.path() + ": cannot begin a read: " + e.what());
+  }
+}
+
+ReadSnapshot::~ReadSnapshot() {
+  try {
+    sqlite(db_).exec("ROLLBACK");  // nothing was written: ending the read is all it does
+  } catch (const SQLite::Exception&) {
+    // The read is over either way (a failed statement may have ended the transaction).
+  }
+}
+
+const std::string& Database::path() const noexcept {
+  return impl_->path;
+}
+
+int Database::schema_version() const {
+  return impl_->db.execAndGet("PRAGMA user_version").getInt();
+}
+
+Database Database::open(const std::string& path, const OpenOptions& options) {
+  if (options.read_only && (path == ":memory:" || path.empty())) {
+    throw StoreError("a private in-memory database cannot be opened read-only");
+  }
+  if (options.read_only && !std::filesystem::exists(path)) {
+    throw StoreError("no database at '" + path + "' (opened read-only, nothing is created)");
+  }
+  try {
+    // NOMUTEX: a Database is used by one thread at a time, so SQLite's per-call mutex only costs
+    // (about a tenth of reading the catalog).
+    const int mode =
+        options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
+    auto impl = std::make_unique<Impl>(path, mode | SQLite::OPEN_NOMUTEX);
+    auto& db = impl->db;
+    db.setBusyTimeout(static_cast<int>(std::min<std::chrono::milliseconds::rep>(
+        options.busy_timeout.count(), std::numeric_limits<int>::max())));
+    // Fails with "file is not a database" on a non-SQLite file before anything is written.
+    db.exec("PRAGMA foreign_keys = ON");
+    if (options.read_only) {
+      const int current = db.execAndGet("PRAGMA user_version").getInt();
+      check_not_newer(current, latest_schema_version(), path);
+      if (current != latest_schema_version()) {
+        throw StoreError("database '" + path + "' is at schema version " + std::to_string(current) +
+                         " and this gpubill needs " + std::to_string(latest_schema_version()) +
+                         ": open it for writing once to migrate it");
+      }
+      return Database(std::move(impl));
+    }
+    if (path != ":memory:" && !path.empty()) enter_wal_mode(db, options.busy_timeout);
+    db.exec("PRAGMA synchronous = NORMAL");
+    migrate(db, path);
+    return Database(std::move(impl));
+  } catch (const SQLite::Exception& e) {
+    throw StoreError("cannot open database '" + path + "': " + e.what());
+  }
+}
+
+std::string resolve_database_path(const std::optional<std::string>& flag,
+                                  const char* env_gpubill_db, const char* env_xdg_data_home,
+                                  const char* env_home) {
+  if (flag && !flag->empty()) return *flag;
+  if (env_gpubill_db && *env_gpubill_db) return env_gpubill_db;
+  if (env_xdg_data_home && *env_xdg_data_home) {
+    return (std::filesystem::path(env_xdg_data_home) / "gpubill" / "gpubill.db").string();
+  }
+  if (env_home && *env_home) {
+    return (std::filesystem::path(env_home) / ".local" / "share" / "gpubill" / "gpubill.db")
+        .string();
+  }
+  return "gpubill.db";
+}
+
+std::optional<std::string> read_meta(SQLite::Database& db, const std::string& key) {
+  SQLite::Statement q(db, "SELECT value FROM meta WHERE key = ?");
+  q.bind(1, key);
+  if (!q.executeStep()) return std::nullopt;
+  return q.getColumn(0).getString();
+}
+
+void write_meta(SQLite::Database& db, const std::string& key, const std::string& value) {
+  SQLite::Statement q(db,
+                      "INSERT INTO meta(key, value) VALUES(?, ?) "
+                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  q.bind(1, key);
+  q.bind(2, value);
+  q.exec();
+}
+
+}  // namespace gpubill

@@ -1,0 +1,57 @@
+// Catalog coverage: for each provider × GPU model (or family) × billing mode, how many offers
+// the catalog has, how many are priced at a date, how many are unknown, in how many regions,
+// and over which effective dates. This is how the catalog's completeness is measured.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpubill/catalog/catalog.hpp"
+
+namespace gpubill {
+
+enum class CoverageGroup { gpu, family };
+
+struct CoverageFilter {
+  std::string provider;           // empty = every provider; unknown → NotFound
+  std::vector<std::string> gpus;  // GPU ids; empty = every GPU
+  CoverageGroup group = CoverageGroup::gpu;
+  // The date coverage is measured at; unset = the latest effective_from in the catalog.
+  std::optional<Instant> at;
+};
+
+// An offer is an instance type with built-in GPUs, or a host with N of one attachable GPU
+// (Google-style, priced host + N × GPU). At `at`, in one mode, an offer is
+//   priced       — a price is in force in at least one region (both host and GPU rows for a
+//                  host + GPU offer);
+//   not_on_sale  — it has price rows, but none of any mode is in force (launched later, or
+//                  retired before);
+//   unknown      — otherwise: on sale (or with no price row at all) but with no price in force
+//                  in this mode.
+// Modes listed for a provider: pay-as-you-go always, and every other mode it has a row for.
+struct CoverageRow {
+  std::string provider;
+  std::string group;  // GPU id, or family, per CoverageFilter::group
+  BillingMode mode = BillingMode::payg;
+  std::size_t offers = 0;
+  std::size_t priced = 0, unknown = 0, not_on_sale = 0;
+  // Distinct regions with a price in force ("every region" rows count as one region "*").
+  std::size_t regions = 0;
+  // Priced offer × region cells in force at `at` (the unit of "priced offer-region-mode rows").
+  std::size_t price_cells = 0;
+  // Earliest and latest effective_from of this mode's price rows for these offers (any date).
+  std::optional<Instant> first_from, last_from;
+};
+
+struct CoverageReport {
+  Instant at{};
+  bool at_default = true;
+  std::vector<CoverageRow> rows;  // by provider, group, mode
+  CoverageRow total;              // sums; provider and group empty
+};
+
+CoverageReport catalog_coverage(const Catalog& catalog, const CoverageFilter& filter);
+
+}  // namespace gpubill

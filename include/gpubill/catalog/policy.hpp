@@ -1,0 +1,104 @@
+// A provider's billing rules for one period, read from the catalog's policy rows (billing
+// policies are data: a new provider or a rule change is a row, not code).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpubill/base/decimal.hpp"
+#include "gpubill/base/time.hpp"
+
+namespace gpubill {
+
+// How often a pay-as-you-go resource is settled: one settlement record per cycle, rounded once
+// with the policy's rounding. Usage is still metered hour by hour; with a cycle longer than an
+// hour each hour's usage record is kept exact and the cycle's record is rounded at its end
+// (a local day or calendar month in the provider's billing time zone). "hour" = every hour on
+// the hour, each hour rounded on its own.
+enum class SettlementPeriod { hour, day, month };
+std::string_view to_string(SettlementPeriod period) noexcept;
+// "hour", "day" or "month". Throws ParseError.
+SettlementPeriod parse_settlement_period(std::string_view text);
+
+// What a pay-as-you-go meter bills, for the settlement cycle of each kind.
+enum class MeteredResource { compute, disk, bandwidth };
+
+struct BillingPolicy {
+  std::int64_t id = 0;  // policy row id (recorded on every charge it produces)
+  std::string provider;
+  Effective period;
+  // Usage is counted in whole units of this many seconds; a started unit counts whole.
+  int metering_granularity_seconds = 1;
+  // Pay-as-you-go settlement cycle of compute (instances and their GPUs), and of disks and
+  // bandwidth when these are unset. Each cycle's record is rounded with settlement_rounding to
+  // settlement_decimals.
+  SettlementPeriod settlement_period = SettlementPeriod::hour;
+  std::optional<SettlementPeriod> disk_settlement_period, bandwidth_settlement_period;
+  RoundingMode settlement_rounding = RoundingMode::half_up;
+  int settlement_decimals = 2;
+  SettlementPeriod settlement_period_of(MeteredResource resource) const noexcept {
+    if (resource == MeteredResource::disk && disk_settlement_period) {
+      return *disk_settlement_period;
+    }
+    if (resource == MeteredResource::bandwidth && bandwidth_settlement_period) {
+      return *bandwidth_settlement_period;
+    }
+    return settlement_period;
+  }
+  // Each run (start → stop) is billed for at least this many seconds (AWS: 60).
+  int min_charge_seconds_per_run = 0;
+  // A pay-as-you-go instance's lifetime costs at least this, in the price's currency
+  // (Alibaba: 0.01). Unset = no minimum.
+  std::optional<Decimal> min_charge_per_lifetime;
+  // Arrears: keep running this long after the balance goes negative, then shut down; reclaimed
+  // this long after the shutdown unless topped up.
+  int arrears_grace_hours = 2;
+  int arrears_retention_hours = 24;
+  // Prepaid expiry: natural days in the recycle bin; destroyed at 00:00 local on the next day.
+  int recycle_bin_days = 7;
+  // Auto-renewal is charged this many days before expiry, at this local time of day (unset =
+  // at the expiry instant), adding this many months.
+  int auto_renew_days_before = 0;
+  std::optional<std::chrono::minutes> auto_renew_local_time;
+  int auto_renew_months = 1;
+  // A failed auto-renewal (balance too low) is tried again every day at the same local time
+  // until the expiry (Alibaba, Huawei); false = tried once.
+  bool auto_renew_retry_daily = false;
+  // May a prepaid instance be returned (destroyed) before its expiry: the ordinary return, and
+  // the no-reason return below. Where false, the rule applies to instance types with GPUs.
+  bool prepaid_destroy_before_expiry = false;
+  // The no-reason return: a full refund within this many days of the purchase (inclusive),
+  // at most no_reason_return_limit of them per account (0 = no limit), counted per calendar
+  // year in the provider's zone (no_reason_limit_per_year) or over the account's life.
+  int full_refund_days = 5;
+  int no_reason_return_limit = 0;
+  bool no_reason_limit_per_year = true;
+  bool stopped_payg_compute_charged = true;
+  bool payg_available = true;
+  // Sustained use discount (Google): the share of the base rate charged in each equal part of a
+  // calendar month of use, in order (1, 0.8, 0.6, 0.4: a full month is 30 % off), for
+  // pay-as-you-go instances of these families and the GPUs attached to them. Empty = none.
+  // rules::sustained_use_credit says how use is counted.
+  std::vector<Decimal> sustained_use_tiers;
+  std::vector<std::string> sustained_use_families;
+  bool sustained_use_applies_to(std::string_view family) const {
+    if (sustained_use_tiers.empty()) return false;
+    for (const auto& f : sustained_use_families) {
+      if (f == family) return true;
+    }
+    return false;
+  }
+  // Spot terms, for quotes' notes (0 = none): a spot/preemptible instance is stopped after this
+  // many hours of running (Google preemptible: 24); it is not reclaimed in its first hours
+  // (Alibaba's protection period: 1 by default).
+  int spot_max_run_hours = 0;
+  int spot_protection_hours = 0;
+  std::string source;
+  std::string as_of;
+};
+
+}  // namespace gpubill

@@ -1,0 +1,46 @@
+// Where a catalog fact comes from, read from its `source` text: the tag that says how far it can
+// be trusted, and whether its as-of date is too old to quote from without a warning.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "gpubill/base/time.hpp"
+
+namespace gpubill {
+
+// Tags written in a source text in square brackets: [P] the provider's own document or price
+// file, [S] a secondary source (a third party's catalog, a blog, a book), [U] uncertain or
+// assumed, [T] test-fixture data (never a real price). Ordered from most to least trusted; a
+// source with no tag (a user's own file) ranks below [U] and above test data.
+enum class SourceTag { primary, secondary, uncertain, none, test };
+
+// The least trusted tag the text carries (a row citing "[P] … [U]" is [U]); a text starting
+// with "TEST FIXTURE" counts as [T]; none of them = SourceTag::none.
+SourceTag source_tag(std::string_view source);
+
+// "P", "S", "U", "TEST", "?" (none).
+std::string_view to_string(SourceTag tag);
+
+// The provenance of a figure made from several rows (a host and its GPUs): the oldest as-of
+// day and the least trusted tag of the rows added. Empty as_of and SourceTag::none until a row
+// is added.
+struct RowsProvenance {
+  std::string as_of;
+  SourceTag tag = SourceTag::none;
+  void add(std::string_view source, std::string_view row_as_of);
+
+ private:
+  bool any_ = false;
+};
+
+// True when the as-of day (YYYY-MM-DD; the first 10 characters are read) lies more than two
+// calendar years before `at`. An as-of that does not parse counts as stale.
+bool stale_as_of(std::string_view as_of, Instant at);
+
+// A note for a row used at `at`, or "" when there is nothing to say: "TEST DATA: not a real
+// price" for [T] rows, "price as of 2017-01-01, over 2 years before the quote date" for stale
+// ones (both when both hold).
+std::string provenance_note(SourceTag tag, std::string_view as_of, Instant at);
+
+}  // namespace gpubill

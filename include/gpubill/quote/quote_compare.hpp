@@ -1,0 +1,77 @@
+// Comparing a quote with an earlier one (`gpubill quote --compare-to`): lines are matched by
+// offer identity (provider, instance type, region, mode) and compared in rank, unit price and
+// total.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpubill/base/money.hpp"
+#include "gpubill/quote/quote.hpp"
+
+namespace gpubill {
+
+// One quote line as a comparison needs it: what a JSON quote keeps of a QuoteLine.
+struct QuoteSnapshotLine {
+  std::string provider, region, instance_type;
+  std::string mode;                 // "payg", …; empty when the offer has no price at all
+  std::size_t rank = 0;             // 1-based
+  std::optional<Money> unit_price;  // native currency; unset when unknown
+  std::optional<Money> total;       // the quote's currency; unset when unknown
+  bool same_offer(const QuoteSnapshotLine& o) const {
+    return provider == o.provider && region == o.region && instance_type == o.instance_type &&
+           mode == o.mode;
+  }
+};
+
+struct QuoteSnapshot {
+  Currency currency = Currency::parse("CNY");
+  std::optional<Instant> at;  // the quote's price date, when known
+  std::vector<QuoteSnapshotLine> lines;
+};
+
+// The lines of a quote result (all of them: quote with top = 0 to compare beyond the shown top).
+QuoteSnapshot snapshot_of(const QuoteResult& quote);
+
+// Reads a quote that `gpubill quote --format json` wrote: its currency, "at" and each line's
+// provider, region, instance_type, mode, rank, unit_price and total ({amount, currency} or
+// null); other fields are ignored. Also accepts the quote inside a {"schema_version": N, …}
+// envelope. Throws InputError naming the file, the JSON pointer and the field when the file
+// cannot be read, is not JSON, or is not a gpubill quote.
+QuoteSnapshot read_quote_snapshot(const std::string& path);
+
+enum class LineChangeKind { added, removed, changed, same };
+// "new", "removed", "changed", "same".
+std::string_view to_string(LineChangeKind kind) noexcept;
+
+struct LineComparison {
+  LineChangeKind kind = LineChangeKind::same;
+  // The earlier line (null for a new one) and the current one (null for a removed one),
+  // pointing into the snapshots compared.
+  const QuoteSnapshotLine* before = nullptr;
+  const QuoteSnapshotLine* after = nullptr;
+  // Both lines: earlier rank − current rank (positive = moved up the ranking).
+  std::optional<long> rank_move;
+  // Both priced in one currency: after − before, exact, and percent_change (percent.hpp).
+  std::optional<Decimal> price_delta, price_percent;
+  std::optional<Decimal> total_delta, total_percent;
+};
+
+struct QuoteComparison {
+  // The current lines in rank order (each with its earlier line, if any), then the earlier
+  // lines no current line matches, in their earlier rank order.
+  std::vector<LineComparison> lines;
+  std::size_t count(LineChangeKind kind) const;
+};
+
+// Matches the lines of `after` with those of `before` by offer identity (the first unmatched
+// line of the same offer, when a quote has several). A matched pair is `changed` when its
+// rank, unit price or total differs (an unknown price that became known counts), else `same`.
+// Current lines ranked beyond `top` (0 = no limit) are listed only when `before` has them, so
+// that a quote shown to its top N is compared with another shown to its top N.
+QuoteComparison compare_quotes(const QuoteSnapshot& before, const QuoteSnapshot& after,
+                               std::size_t top = 0);
+
+}  // namespace gpubill

@@ -1,0 +1,287 @@
+// Test fixture for replay: a database with the bundled catalog (and optionally a test catalog
+// file from tests/data), logs written to a temporary directory, and dumps of what replay wrote.
+#pragma once
+
+#include <SQLiteCpp/Backup.h>
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpubill/base/time.hpp"
+#include "gpubill/catalog/catalog_import.hpp"
+#include "gpubill/ledger/ledger.hpp"
+#include "gpubill/replay/replay.hpp"
+#include "gpubill/store/db.hpp"
+#include "store/store.hpp"
+#include "temp_dir.hpp"
+
+namespace gpubill::testing {
+
+inline std::string data_path(const std::string& name) {
+  return std::string(GPUBILL_SOURCE_DIR) + "/tests/data/" + name;
+}
+
+inline ReplayOptions until(const char* rfc3339) {
+  ReplayOptions o;
+  o.until = parse_instant(rfc3339);
+  return o;
+}
+
+inline ReplayOptions until_s(std::int64_t unix_seconds) {
+  ReplayOptions o;
+  o.until = Instant{std::chrono::seconds{unix_seconds}};
+  return o;
+}
+
+inline ReplayOptions skipping_invalid() {
+  ReplayOptions o;
+  o.skip_invalid = true;
+  return o;
+}
+
+inline std::int64_t secs(const char* rfc3339) {
+  return parse_instant(rfc3339).time_since_epoch().count();
+}
+
+// One charge row, as text, for comparisons and readable failures.
+struct Charge {
+  std::int64_t id = 0;
+  std::string instance, component, kind, mode, instance_type;
+  std::int64_t start = 0, end = 0, repeat = 0;
+  std::string quantity, unit, unit_price, price_unit, exact, billed, rounding, total_exact,
+      total_billed, currency;
+  std::int64_t price_id = 0, policy_id = 0, discount_id = 0;
+  std::string event_seqs, note;
+};
+
+struct Movement {
+  std::int64_t at = 0;
+  std::string currency, amount, balance_after, kind;
+  std::int64_t charge_id = 0;
+};
+
+struct StateChange {
+  std::string instance;
+  std::int64_t at = 0;
+  std::string state, reason;
+};
+
+struct Reject {
+  std::string kind;
+  std::int64_t line = 0;
+  std::string event_id, field, reason;
+};
+
+// A database file with the bundled catalog, made once per test process and copied by each
+// fixture (importing the catalog every time would dominate the property tests). It adds one
+// test-fixture spot prices (tests/data/spot-rule-prices.json: the bundled catalog has no dated
+// Tencent or Alibaba spot price) for the spot rule tests and generated logs.
+inline const std::string& bundled_template() {
+  static TempDir dir;
+  static const std::string path = [] {
+    const std::string p = dir.file("template.db");
+    Database db = Database::open(p);
+    ensure_bundled_catalog(db);
+    import_catalog_file(db, data_path("spot-rule-prices.json"));
+    return p;
+  }();
+  return path;
+}
+
+// An in-memory database (no fsync: the property tests replay hundreds of logs), filled from
+// the template with SQLite's backup API when `bundled`.
+class ReplayFixture {
+ public:
+  explicit ReplayFixture(bool bundled = true) : db_(Database::open(":memory:")) {
+    if (bundled) {
+      SQLite::Database source(bundled_template(), SQLite::OPEN_READONLY);
+      SQLite::Backup(sql(), source).executeStep();
+    }
+  }
+  // The same on a database file in the fixture's directory, loaded as a user's is (WAL mode,
+  // fsyncs, a page cache that spills to the WAL; a backup from the template would leave the
+  // file in the template's journal mode), always with the bundled catalog.
+  explicit ReplayFixture(const std::string& file_name) : db_(Database::open(dir_.file(file_name))) {
+    ensure_bundled_catalog(db_);
+    import_catalog_file(db_, data_path("spot-rule-prices.json"));
+  }
+
+  Database& db() { return db_; }
+  SQLite::Database& sql() { return sqlite(db_); }
+  TempDir& dir() { return dir_; }
+
+  void import_catalog(const std::string& path) { import_catalog_file(db_, path); }
+
+  std::string write_log(const std::string& name, const std::string& text) {
+    return dir_.write(name, text);
+  }
+
+  ReplayReport replay_text(const std::string& text, const ReplayOptions& options = {},
+                           const std::string& name = "log.jsonl") {
+    return replay_logs(db_, {write_log(name, text)}, options);
+  }
+
+  std::vector<Charge> charges(const std::string& where = "1") {
+    std::vector<Charge> out;
+    SQLite::Statement q(
+        sql(),
+        "SELECT id, instance, component, kind, mode, instance_type, period_start, period_end, "
+        "repeat, quantity, unit, unit_price, price_unit, exact_amount, billed_amount, rounding, "
+        "total_exact, total_billed, currency, COALESCE(price_id, 0), COALESCE(policy_id, 0), "
+        "COALESCE(discount_id, 0), event_seqs, note FROM charge WHERE " +
+            where + " ORDER BY instance, component, period_start, kind, id");
+    while (q.executeStep()) {
+      Charge c;
+      c.id = q.getColumn(0).getInt64();
+      c.instance = q.getColumn(1).getString();
+      c.component = q.getColumn(2).getString();
+      c.kind = q.getColumn(3).getString();
+      c.mode = q.getColumn(4).getString();
+      c.instance_type = q.getColumn(5).getString();
+      c.start = q.getColumn(6).getInt64();
+      c.end = q.getColumn(7).getInt64();
+      c.repeat = q.getColumn(8).getInt64();
+      c.quantity = q.getColumn(9).getString();
+      c.unit = q.getColumn(10).getString();
+      c.unit_price = q.getColumn(11).getString();
+      c.price_unit = q.getColumn(12).getString();
+      c.exact = q.getColumn(13).getString();
+      c.billed = q.getColumn(14).getString();
+      c.rounding = q.getColumn(15).getString();
+      c.total_exact = q.getColumn(16).getString();
+      c.total_billed = q.getColumn(17).getString();
+      c.currency = q.getColumn(18).getString();
+      c.price_id = q.getColumn(19).getInt64();
+      c.policy_id = q.getColumn(20).getInt64();
+      c.discount_id = q.getColumn(21).getInt64();
+      c.event_seqs = q.getColumn(22).getString();
+      c.note = q.getColumn(23).getString();
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  // Every account an event named, sorted.
+  std::vector<std::string> account_names() {
+    std::vector<std::string> out;
+    SQLite::Statement q(sql(), "SELECT DISTINCT account FROM event ORDER BY account");
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
+  }
+
+  // The account's movements as `gpubill bill` lists them (query_balance_movements).
+  std::vector<Movement> movements(const std::string& account) {
+    std::vector<Movement> out;
+    for (const auto& m : query_balance_movements(db(), account)) {
+      out.push_back(
+          {std::chrono::duration_cast<std::chrono::seconds>(m.at.time_since_epoch()).count(),
+           m.currency.to_string(), m.amount.to_string(), m.balance_after.to_string(), m.kind,
+           m.charge_id.value_or(0)});
+    }
+    return out;
+  }
+
+  std::vector<StateChange> states(const std::string& instance) {
+    std::vector<StateChange> out;
+    SQLite::Statement q(sql(),
+                        "SELECT instance, at, state, reason FROM instance_state WHERE instance = ? "
+                        "ORDER BY at, id");
+    q.bind(1, instance);
+    while (q.executeStep()) {
+      out.push_back({q.getColumn(0).getString(), q.getColumn(1).getInt64(),
+                     q.getColumn(2).getString(), q.getColumn(3).getString()});
+    }
+    return out;
+  }
+
+  std::vector<Reject> rejects() {
+    std::vector<Reject> out;
+    SQLite::Statement q(
+        sql(), "SELECT kind, source_line, event_id, field, reason FROM reject ORDER BY id");
+    while (q.executeStep()) {
+      out.push_back({q.getColumn(0).getString(), q.getColumn(1).getInt64(),
+                     q.getColumn(2).getString(), q.getColumn(3).getString(),
+                     q.getColumn(4).getString()});
+    }
+    return out;
+  }
+
+  // The id of a catalog price row.
+  std::int64_t price_id(const std::string& provider, const std::string& subject,
+                        const std::string& mode, const char* effective_from) {
+    SQLite::Statement q(sql(),
+                        "SELECT id FROM price WHERE provider = ? AND subject = ? AND mode = ? AND "
+                        "effective_from = ?");
+    q.bind(1, provider);
+    q.bind(2, subject);
+    q.bind(3, mode);
+    q.bind(4, static_cast<int64_t>(parse_instant(effective_from, true).time_since_epoch().count()));
+    return q.executeStep() ? q.getColumn(0).getInt64() : -1;
+  }
+  std::int64_t policy_id(const std::string& provider, const char* effective_from) {
+    SQLite::Statement q(sql(), "SELECT id FROM policy WHERE provider = ? AND effective_from = ?");
+    q.bind(1, provider);
+    q.bind(2, static_cast<int64_t>(parse_instant(effective_from, true).time_since_epoch().count()));
+    return q.executeStep() ? q.getColumn(0).getInt64() : -1;
+  }
+
+  std::int64_t count(const std::string& sql_text) { return sql().execAndGet(sql_text).getInt64(); }
+
+  // A canonical dump of everything replay writes, ids left out (they depend on the order rows
+  // are written in, which differs between a whole and a split replay): one line per row, sorted.
+  std::string dump() {
+    std::vector<std::string> lines;
+    auto collect = [&](const std::string& prefix, const std::string& query) {
+      SQLite::Statement q(sql(), query);
+      while (q.executeStep()) {
+        std::string line = prefix;
+        for (int i = 0; i < q.getColumnCount(); ++i) {
+          line += "|";
+          line += q.getColumn(i).isNull() ? "NULL" : q.getColumn(i).getString();
+        }
+        lines.push_back(std::move(line));
+      }
+    };
+    collect("charge",
+            "SELECT account, instance, provider, region, instance_type, component, kind, mode, "
+            "period_start, period_end, repeat, quantity, unit, unit_price, price_unit, "
+            "exact_amount, billed_amount, rounding, total_exact, total_billed, currency, price_id, "
+            "policy_id, discount_id, event_seqs, note FROM charge");
+    collect("movement",
+            "SELECT m.account, m.at, m.currency, m.amount, m.balance_after, m.kind, m.event_seq, "
+            "c.instance, c.component, c.kind, c.period_start FROM balance_movement m LEFT JOIN "
+            "charge c ON c.id = m.charge_id");
+    collect("state", "SELECT account, instance, at, state, reason, event_seq FROM instance_state");
+    collect("event", "SELECT seq, account, id, time, type, instance, payload, status FROM event");
+    collect("reject", "SELECT kind, account, event_id, time, field, reason, raw FROM reject");
+    std::sort(lines.begin(), lines.end());
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return out;
+  }
+
+ private:
+  TempDir dir_;
+  Database db_;
+};
+
+// Checks a charge line's period, repeat, quantity and per-settlement and total amounts.
+#define CHECK_CHARGE(c, kind_, start_, end_, repeat_, quantity_, exact_, billed_, rounding_, \
+                     total_billed_)                                                          \
+  do {                                                                                       \
+    CHECK((c).kind == (kind_));                                                              \
+    CHECK((c).start == ::gpubill::testing::secs(start_));                                    \
+    CHECK((c).end == ::gpubill::testing::secs(end_));                                        \
+    CHECK((c).repeat == (repeat_));                                                          \
+    CHECK((c).quantity == (quantity_));                                                      \
+    CHECK((c).exact == (exact_));                                                            \
+    CHECK((c).billed == (billed_));                                                          \
+    CHECK((c).rounding == (rounding_));                                                      \
+    CHECK((c).total_billed == (total_billed_));                                              \
+  } while (false)
+
+}  // namespace gpubill::testing
