@@ -68,12 +68,9 @@ class Converter {
   std::vector<FxRate>& used_;
 };
 
-}  // namespace
-
-LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& config) {
-  LeaseVsBuyInputs in;
-
-  // What is bought.
+// What is bought: the GPU, how many, and the power they draw. Returns the catalog GPU.
+const Gpu& resolve_bought(const Catalog& catalog, const LeaseVsBuyConfig& config,
+                          LeaseVsBuyInputs& in) {
   if (config.gpu.empty()) fail("gpu", "is required (a catalog GPU id or alias, e.g. V100)");
   const Gpu* gpu = catalog.find_gpu(config.gpu);
   if (!gpu) {
@@ -108,8 +105,11 @@ LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyCo
   in.host_watts = config.host_watts;
   in.it_kw = Decimal::divide(in.gpu_watts * in.gpu_count + in.host_watts, 1000, Decimal::kScale,
                              RoundingMode::half_even);
+  return *gpu;
+}
 
-  // Currency and date.
+void resolve_currency_and_date(const Catalog& catalog, const LeaseVsBuyConfig& config,
+                               LeaseVsBuyInputs& in) {
   if (config.currency) {
     in.currency = *config.currency;
   } else if (config.hardware_price) {
@@ -122,9 +122,10 @@ LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyCo
   } else {
     fail("date", "is required: the catalog has no prices to take a default date from");
   }
-  const Converter convert(catalog, in.currency, in.date, in.fx_rates);
+}
 
-  // The price.
+void resolve_price(const LeaseVsBuyConfig& config, const Gpu* gpu, const Converter& convert,
+                   LeaseVsBuyInputs& in) {
   if (config.hardware_price) {
     if (config.hardware_price->amount().sign() <= 0) {
       fail("hardware_price", "must be positive, got " + config.hardware_price->to_string());
@@ -149,8 +150,10 @@ LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyCo
                               config.host_price->to_string();
   }
   in.price_source = config.price_source;
+}
 
-  // Owning.
+void resolve_owning(const LeaseVsBuyConfig& config, const Converter& convert,
+                    LeaseVsBuyInputs& in) {
   if (config.horizon_months < 1 || config.horizon_months > 600) {
     fail("horizon_months",
          "must be from 1 to 600 months, got " + std::to_string(config.horizon_months));
@@ -184,8 +187,10 @@ LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyCo
   in.cost_of_capital_yearly = config.cost_of_capital_yearly;
   in.monthly_rate =
       Decimal::divide(in.cost_of_capital_yearly, 12, Decimal::kScale, RoundingMode::half_even);
+}
 
-  // Renting.
+void resolve_renting(const Catalog& catalog, const LeaseVsBuyConfig& config, const Gpu* gpu,
+                     LeaseVsBuyInputs& in) {
   for (const auto& p : config.providers) {
     if (!catalog.find_provider(p)) {
       std::string known;
@@ -213,6 +218,18 @@ LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyCo
       }
     }
   }
+}
+
+}  // namespace
+
+LeaseVsBuyInputs resolve_lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& config) {
+  LeaseVsBuyInputs in;
+  const Gpu* gpu = &resolve_bought(catalog, config, in);
+  resolve_currency_and_date(catalog, config, in);
+  const Converter convert(catalog, in.currency, in.date, in.fx_rates);
+  resolve_price(config, gpu, convert, in);
+  resolve_owning(config, convert, in);
+  resolve_renting(catalog, config, gpu, in);
   return in;
 }
 
