@@ -268,6 +268,158 @@ MeteredResource resource_of_component(const std::string& component) {
   return MeteredResource::compute;
 }
 
+// A per-second line of an hourly price: one usage record, rounded as the policy settles it.
+void derive_usage_record(ChargeExplanation& x, const BillingPolicy& policy,
+                         const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  const std::int64_t seconds = c.quantity.truncate_to_int();
+  const MeteredResource resource = resource_of_component(c.component);
+  const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy, resource);
+  const SettlementPeriod period = policy.settlement_period_of(resource);
+  x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
+                         std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
+                         " / 3600 = " + s.exact.amount().to_string() + " " +
+                         (period == SettlementPeriod::hour
+                              ? rounding_step(policy, s.billed.amount(), s.rounding.amount())
+                              : "kept exact: " + c.component + " is settled per " +
+                                    std::string(to_string(period)) +
+                                    ", rounded once on that record"));
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
+  expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
+  expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
+  // Metered seconds come in whole units of the policy's granularity (per GPU / GB / Mbps).
+  const std::int64_t unit = std::max(1, policy.metering_granularity_seconds);
+  if (seconds % unit != 0) {
+    x.mismatches.push_back("quantity " + std::to_string(seconds) + " " + c.unit +
+                           " is not whole metering units of " + std::to_string(unit) + " s");
+  }
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
+// A prepaid order or its renewal: whole months at the monthly price, term discount applied.
+void derive_prepaid_order(ChargeExplanation& x, const BillingPolicy& policy,
+                          const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  const int months = static_cast<int>(c.quantity.truncate_to_int());
+  std::optional<DiscountRow> discount;
+  if (x.discount) {
+    discount = DiscountRow{};
+    discount->id = x.discount->id;
+    discount->provider = x.discount->provider;
+    discount->family = x.discount->family;
+    discount->min_months = x.discount->min_months;
+    discount->max_months = x.discount->max_months;
+    discount->factor = x.discount->factor;
+  }
+  const auto o = rules::prepaid_order(Money(c.unit_price, c.currency), months,
+                                      discount ? &*discount : nullptr, policy);
+  const Decimal exact = (o.list * o.factor).amount();
+  std::string text = c.unit_price.to_string() + ccy + "/month × " + std::to_string(months) +
+                     (months == 1 ? " month = " : " months = ") + o.list.amount().to_string();
+  if (discount) text += " × term discount " + o.factor.to_string() + " = " + exact.to_string();
+  text += " " + rounding_step(policy, o.charged.amount(), o.charged.amount() - exact);
+  x.arithmetic.push_back(text);
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", exact, c.exact_amount);
+  expect_equal(x, "billed_amount", o.charged.amount(), c.billed_amount);
+  expect_equal(x, "rounding", o.charged.amount() - exact, c.rounding);
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
+// An upgrade fee: unit_price is the monthly price difference (new − old), quantity the seconds
+// remaining to expiry; the factor is the term discount of the months left.
+void derive_upgrade(ChargeExplanation& x, const BillingPolicy& policy, const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  const std::int64_t remaining = c.quantity.truncate_to_int();
+  const Decimal factor = x.discount ? x.discount->factor : Decimal(1);
+  const auto u = rules::upgrade_charge(Money::zero(c.currency), Money(c.unit_price, c.currency),
+                                       remaining, factor, policy);
+  std::string text = c.unit_price.to_string() + ccy + "/month (new − old monthly price) × " +
+                     std::to_string(remaining) +
+                     " s remaining = " + u.remaining_months.to_string() +
+                     " months (days / (365/12))";
+  if (x.discount) text += " × term discount " + factor.to_string();
+  text += " = " + u.exact.amount().to_string() + " " +
+          rounding_step(policy, u.fee.amount(), (u.fee - u.exact).amount());
+  x.arithmetic.push_back(text);
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", u.exact.amount(), c.exact_amount);
+  expect_equal(x, "billed_amount", u.fee.amount(), c.billed_amount);
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
+// One settlement record of a day or month: the exact usage records of the component in
+// the cycle, rounded once.
+void derive_cycle_rounding(ChargeExplanation& x, const BillingPolicy& policy,
+                           const std::string& ccy, const std::optional<Decimal>& cycle_usage) {
+  const ChargeLine& c = x.line;
+  const auto s = rules::settle_cycle(Money(*cycle_usage, c.currency), policy);
+  x.arithmetic.push_back("usage records of " + c.component + " in the cycle add up to " +
+                         cycle_usage->to_string() + ccy + " " +
+                         rounding_step(policy, s.billed.amount(), s.rounding.amount()));
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "unit_price (the cycle's exact usage)", *cycle_usage, c.unit_price);
+  expect_equal(x, "billed_amount", s.rounding.amount(), c.billed_amount);
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
+// A sustained-use credit: the month's use of the kind, stacked into inferred instances, at the
+// policy's tiers.
+void derive_sustained_use(ChargeExplanation& x, const BillingPolicy& policy,
+                          const std::optional<std::vector<rules::UsageHour>>& sustained_hours) {
+  const ChargeLine& c = x.line;
+  const std::int64_t month = (c.period_end - c.period_start).count();
+  const auto su = rules::sustained_use_credit(*sustained_hours, month, policy.sustained_use_tiers);
+  std::int64_t used = 0;
+  for (const auto& h : *sustained_hours) used += h.seconds;
+  const Money exact(-su.credit, c.currency);
+  const Money billed = exact.round(policy.settlement_decimals, policy.settlement_rounding);
+  std::string text = "usage lines of " + c.instance_type + " in " + c.region +
+                     " this month: " + std::to_string(used) + " " + c.unit + " in " +
+                     std::to_string(sustained_hours->size()) + " hours, " +
+                     std::to_string(su.inferred.size()) + " inferred instance(s) of ";
+  for (std::size_t k = 0; k < su.inferred.size(); ++k) {
+    text += (k ? ", " : "") + std::to_string(su.inferred[k]) + " s";
+  }
+  text += " in a month of " + std::to_string(month) + " s; credit " + exact.amount().to_string() +
+          " " + rounding_step(policy, billed.amount(), (billed - exact).amount());
+  x.arithmetic.push_back(text);
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", exact.amount(), c.exact_amount);
+  expect_equal(x, "billed_amount", billed.amount(), c.billed_amount);
+  expect_equal(x, "quantity", Decimal(used), c.quantity);
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
+// The lifetime minimum tops the instance's settlements up to the policy's minimum.
+void derive_minimum_charge(ChargeExplanation& x, const BillingPolicy& policy,
+                           const std::string& ccy, const std::optional<Decimal>& lifetime_billed) {
+  const ChargeLine& c = x.line;
+  const Decimal minimum = *policy.min_charge_per_lifetime;
+  const Decimal exact = std::max(Decimal{}, minimum - *lifetime_billed);
+  x.arithmetic.push_back("minimum per instance lifetime " + minimum.to_string() + ccy +
+                         " − settlements billed " + lifetime_billed->to_string() + " = " +
+                         exact.to_string());
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", exact, c.exact_amount);
+  expect_equal(x, "billed_amount", exact, c.billed_amount);
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
+// Refunds depend on more than the row holds (the paid order, its purchase time); show what
+// the row states and its note.
+void describe_not_derivable(ChargeExplanation& x, const BillingPolicy& policy,
+                            const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  x.arithmetic.push_back(
+      c.kind + ": " + c.quantity.to_string() + " " + c.unit + " at " + c.unit_price.to_string() +
+      ccy + price_unit_text(c.price_unit) + " = " + c.exact_amount.to_string() + " exact " +
+      rounding_step(policy, c.billed_amount, c.rounding) + " (not re-derivable from the row alone" +
+      (c.note.empty() ? "" : ": " + c.note) + ")");
+  x.derivation = Derivation::not_derivable;
+}
+
 void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
             const std::optional<Decimal>& cycle_usage,
             const std::optional<std::vector<rules::UsageHour>>& sustained_hours) {
@@ -283,129 +435,20 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
                      (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal");
   if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge" &&
       c.kind != "sustained_use_discount") {
-    const std::int64_t seconds = c.quantity.truncate_to_int();
-    const MeteredResource resource = resource_of_component(c.component);
-    const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy, resource);
-    const SettlementPeriod period = policy.settlement_period_of(resource);
-    x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
-                           std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
-                           " / 3600 = " + s.exact.amount().to_string() + " " +
-                           (period == SettlementPeriod::hour
-                                ? rounding_step(policy, s.billed.amount(), s.rounding.amount())
-                                : "kept exact: " + c.component + " is settled per " +
-                                      std::string(to_string(period)) +
-                                      ", rounded once on that record"));
-    const std::size_t before = x.mismatches.size();
-    expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
-    expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
-    expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
-    // Metered seconds come in whole units of the policy's granularity (per GPU / GB / Mbps).
-    const std::int64_t unit = std::max(1, policy.metering_granularity_seconds);
-    if (seconds % unit != 0) {
-      x.mismatches.push_back("quantity " + std::to_string(seconds) + " " + c.unit +
-                             " is not whole metering units of " + std::to_string(unit) + " s");
-    }
-    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+    derive_usage_record(x, policy, ccy);
   } else if (order && is_whole(c.quantity) && c.quantity.sign() > 0) {
-    const int months = static_cast<int>(c.quantity.truncate_to_int());
-    std::optional<DiscountRow> discount;
-    if (x.discount) {
-      discount = DiscountRow{};
-      discount->id = x.discount->id;
-      discount->provider = x.discount->provider;
-      discount->family = x.discount->family;
-      discount->min_months = x.discount->min_months;
-      discount->max_months = x.discount->max_months;
-      discount->factor = x.discount->factor;
-    }
-    const auto o = rules::prepaid_order(Money(c.unit_price, c.currency), months,
-                                        discount ? &*discount : nullptr, policy);
-    const Decimal exact = (o.list * o.factor).amount();
-    std::string text = c.unit_price.to_string() + ccy + "/month × " + std::to_string(months) +
-                       (months == 1 ? " month = " : " months = ") + o.list.amount().to_string();
-    if (discount) text += " × term discount " + o.factor.to_string() + " = " + exact.to_string();
-    text += " " + rounding_step(policy, o.charged.amount(), o.charged.amount() - exact);
-    x.arithmetic.push_back(text);
-    const std::size_t before = x.mismatches.size();
-    expect_equal(x, "exact_amount", exact, c.exact_amount);
-    expect_equal(x, "billed_amount", o.charged.amount(), c.billed_amount);
-    expect_equal(x, "rounding", o.charged.amount() - exact, c.rounding);
-    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+    derive_prepaid_order(x, policy, ccy);
   } else if (c.kind == "upgrade" && c.unit == "second" && c.price_unit == "month" &&
              is_whole(c.quantity)) {
-    // unit_price is the monthly price difference (new − old), quantity the seconds remaining
-    // to expiry; the factor is the term discount of the months left.
-    const std::int64_t remaining = c.quantity.truncate_to_int();
-    const Decimal factor = x.discount ? x.discount->factor : Decimal(1);
-    const auto u = rules::upgrade_charge(Money::zero(c.currency), Money(c.unit_price, c.currency),
-                                         remaining, factor, policy);
-    std::string text = c.unit_price.to_string() + ccy + "/month (new − old monthly price) × " +
-                       std::to_string(remaining) +
-                       " s remaining = " + u.remaining_months.to_string() +
-                       " months (days / (365/12))";
-    if (x.discount) text += " × term discount " + factor.to_string();
-    text += " = " + u.exact.amount().to_string() + " " +
-            rounding_step(policy, u.fee.amount(), (u.fee - u.exact).amount());
-    x.arithmetic.push_back(text);
-    const std::size_t before = x.mismatches.size();
-    expect_equal(x, "exact_amount", u.exact.amount(), c.exact_amount);
-    expect_equal(x, "billed_amount", u.fee.amount(), c.billed_amount);
-    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+    derive_upgrade(x, policy, ccy);
   } else if (c.kind == "cycle_rounding" && cycle_usage) {
-    // One settlement record of a day or month: the exact usage records of the component in
-    // the cycle, rounded once.
-    const auto s = rules::settle_cycle(Money(*cycle_usage, c.currency), policy);
-    x.arithmetic.push_back("usage records of " + c.component + " in the cycle add up to " +
-                           cycle_usage->to_string() + ccy + " " +
-                           rounding_step(policy, s.billed.amount(), s.rounding.amount()));
-    const std::size_t before = x.mismatches.size();
-    expect_equal(x, "unit_price (the cycle's exact usage)", *cycle_usage, c.unit_price);
-    expect_equal(x, "billed_amount", s.rounding.amount(), c.billed_amount);
-    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+    derive_cycle_rounding(x, policy, ccy, cycle_usage);
   } else if (c.kind == "sustained_use_discount" && sustained_hours) {
-    // The month's use of the kind, stacked into inferred instances, at the policy's tiers.
-    const std::int64_t month = (c.period_end - c.period_start).count();
-    const auto su =
-        rules::sustained_use_credit(*sustained_hours, month, policy.sustained_use_tiers);
-    std::int64_t used = 0;
-    for (const auto& h : *sustained_hours) used += h.seconds;
-    const Money exact(-su.credit, c.currency);
-    const Money billed = exact.round(policy.settlement_decimals, policy.settlement_rounding);
-    std::string text = "usage lines of " + c.instance_type + " in " + c.region +
-                       " this month: " + std::to_string(used) + " " + c.unit + " in " +
-                       std::to_string(sustained_hours->size()) + " hours, " +
-                       std::to_string(su.inferred.size()) + " inferred instance(s) of ";
-    for (std::size_t k = 0; k < su.inferred.size(); ++k) {
-      text += (k ? ", " : "") + std::to_string(su.inferred[k]) + " s";
-    }
-    text += " in a month of " + std::to_string(month) + " s; credit " + exact.amount().to_string() +
-            " " + rounding_step(policy, billed.amount(), (billed - exact).amount());
-    x.arithmetic.push_back(text);
-    const std::size_t before = x.mismatches.size();
-    expect_equal(x, "exact_amount", exact.amount(), c.exact_amount);
-    expect_equal(x, "billed_amount", billed.amount(), c.billed_amount);
-    expect_equal(x, "quantity", Decimal(used), c.quantity);
-    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+    derive_sustained_use(x, policy, sustained_hours);
   } else if (c.kind == "minimum_charge" && policy.min_charge_per_lifetime && lifetime_billed) {
-    // The lifetime minimum tops the instance's settlements up to the policy's minimum.
-    const Decimal minimum = *policy.min_charge_per_lifetime;
-    const Decimal exact = std::max(Decimal{}, minimum - *lifetime_billed);
-    x.arithmetic.push_back("minimum per instance lifetime " + minimum.to_string() + ccy +
-                           " − settlements billed " + lifetime_billed->to_string() + " = " +
-                           exact.to_string());
-    const std::size_t before = x.mismatches.size();
-    expect_equal(x, "exact_amount", exact, c.exact_amount);
-    expect_equal(x, "billed_amount", exact, c.billed_amount);
-    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+    derive_minimum_charge(x, policy, ccy, lifetime_billed);
   } else {
-    // Refunds depend on more than the row holds (the paid order, its purchase time); show what
-    // the row states and its note.
-    x.arithmetic.push_back(
-        c.kind + ": " + c.quantity.to_string() + " " + c.unit + " at " + c.unit_price.to_string() +
-        ccy + price_unit_text(c.price_unit) + " = " + c.exact_amount.to_string() + " exact " +
-        rounding_step(policy, c.billed_amount, c.rounding) +
-        " (not re-derivable from the row alone" + (c.note.empty() ? "" : ": " + c.note) + ")");
-    x.derivation = Derivation::not_derivable;
+    describe_not_derivable(x, policy, ccy);
     return;
   }
   // How replay got the quantity (metering, minimums) or the discount, as it recorded it.
