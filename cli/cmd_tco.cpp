@@ -268,48 +268,50 @@ ojson fx_json(const FxRate& r) {
           {"day", format_day(r.day)},   {"inverted", r.inverted}, {"source", r.source}};
 }
 
-ojson result_json(const LeaseVsBuyResult& r) {
-  const auto& in = r.inputs;
-  const auto& b = r.buy;
-  const std::string cur = in.currency.to_string();
-  ojson j;
-  j["currency"] = cur;
-  j["date"] = format_day(in.date);
+// The resolved inputs, with the FX rates they were converted at.
+ojson inputs_json(const LeaseVsBuyInputs& in, const std::string& cur) {
   ojson fx = ojson::array();
   for (const auto& rate : in.fx_rates) fx.push_back(fx_json(rate));
-  j["inputs"] = {{"gpu", in.gpu.id},
-                 {"boards", in.boards},
-                 {"gpu_count", in.gpu_count},
-                 {"gpu_watts", in.gpu_watts.to_string()},
-                 {"host_watts", in.host_watts.to_string()},
-                 {"it_kw", in.it_kw.to_string()},
-                 {"hardware_price", amount(in.hardware_price)},
-                 {"hardware_price_basis", in.hardware_price_basis},
-                 {"price_source", in.price_source},
-                 {"horizon_months", in.horizon_months},
-                 {"pue", in.pue.to_string()},
-                 {"kwh_price", amount(in.kwh_price)},
-                 {"utilisation", in.utilisation.to_string()},
-                 {"hosting_per_kw_month", amount(in.hosting_per_kw_month)},
-                 {"maintenance_yearly_share", in.maintenance_yearly_share.to_string()},
-                 {"residual_share", in.residual_share.to_string()},
-                 {"cost_of_capital_yearly", in.cost_of_capital_yearly.to_string()},
-                 {"monthly_rate", in.monthly_rate.to_string()},
-                 {"providers", in.providers},
-                 {"rent_gpus", in.rent_gpus},
-                 {"fx_rates", fx},
-                 {"currency", cur}};
-  j["buy"] = {{"power_per_month", amount(b.power_per_month)},
-              {"power_per_month_full_use", amount(b.power_per_month_full_use)},
-              {"hosting_per_month", amount(b.hosting_per_month)},
-              {"maintenance_per_year", amount(b.maintenance_per_year)},
-              {"residual", amount(b.residual)},
-              {"total", amount(b.total)},
-              {"total_pv", amount(b.total_pv)},
-              {"total_line", line_json(b.total_line)},
-              {"pv_line", line_json(b.pv_line)},
-              {"currency", cur}};
-  j["owned_per_gpu_hour"] = r.owned_per_gpu_hour ? amount(*r.owned_per_gpu_hour) : ojson();
+  return {{"gpu", in.gpu.id},
+          {"boards", in.boards},
+          {"gpu_count", in.gpu_count},
+          {"gpu_watts", in.gpu_watts.to_string()},
+          {"host_watts", in.host_watts.to_string()},
+          {"it_kw", in.it_kw.to_string()},
+          {"hardware_price", amount(in.hardware_price)},
+          {"hardware_price_basis", in.hardware_price_basis},
+          {"price_source", in.price_source},
+          {"horizon_months", in.horizon_months},
+          {"pue", in.pue.to_string()},
+          {"kwh_price", amount(in.kwh_price)},
+          {"utilisation", in.utilisation.to_string()},
+          {"hosting_per_kw_month", amount(in.hosting_per_kw_month)},
+          {"maintenance_yearly_share", in.maintenance_yearly_share.to_string()},
+          {"residual_share", in.residual_share.to_string()},
+          {"cost_of_capital_yearly", in.cost_of_capital_yearly.to_string()},
+          {"monthly_rate", in.monthly_rate.to_string()},
+          {"providers", in.providers},
+          {"rent_gpus", in.rent_gpus},
+          {"fx_rates", fx},
+          {"currency", cur}};
+}
+
+// Owning: the buy model's totals.
+ojson buy_json(const BuyModel& b, const std::string& cur) {
+  return {{"power_per_month", amount(b.power_per_month)},
+          {"power_per_month_full_use", amount(b.power_per_month_full_use)},
+          {"hosting_per_month", amount(b.hosting_per_month)},
+          {"maintenance_per_year", amount(b.maintenance_per_year)},
+          {"residual", amount(b.residual)},
+          {"total", amount(b.total)},
+          {"total_pv", amount(b.total_pv)},
+          {"total_line", line_json(b.total_line)},
+          {"pv_line", line_json(b.pv_line)},
+          {"currency", cur}};
+}
+
+// Each rent option, priced.
+ojson options_json(const LeaseVsBuyResult& r, const std::string& cur) {
   ojson options = ojson::array();
   for (const auto& o : r.options) {
     options.push_back({{"mode", to_string(o.mode)},
@@ -333,7 +335,11 @@ ojson result_json(const LeaseVsBuyResult& r) {
                        {"notes", o.notes},
                        {"currency", cur}});
   }
-  j["options"] = options;
+  return options;
+}
+
+// Buying against the best pay-as-you-go and prepaid options.
+ojson comparisons_json(const LeaseVsBuyResult& r, const std::string& cur) {
   ojson comparisons = ojson::array();
   for (const auto& c : r.comparisons) {
     comparisons.push_back(
@@ -347,7 +353,10 @@ ojson result_json(const LeaseVsBuyResult& r) {
          {"saving_pv", amount(c.saving_pv)},
          {"currency", cur}});
   }
-  j["comparisons"] = comparisons;
+  return comparisons;
+}
+
+ojson rule_of_thumb_json(const LeaseVsBuyResult& r, const std::string& cur) {
   const auto& rule = r.rule_of_thumb;
   ojson rents = ojson::array();
   for (const auto& rent : rule.rents) {
@@ -358,13 +367,17 @@ ojson result_json(const LeaseVsBuyResult& r) {
                      {"years_to_price", rent.years_to_price.to_string()},
                      {"currency", cur}});
   }
-  j["rule_of_thumb"] = {
-      {"text", "全款/3年+少量的费用=年租: a year's rent ≈ price / 3 + a small fee"},
-      {"price_over_3", amount(rule.price_over_3)},
-      {"owner_yearly_cost", amount(rule.owner_yearly_cost)},
-      {"owner_yearly_running", amount(rule.owner_yearly_running)},
-      {"rents", rents},
-      {"currency", cur}};
+  return {{"text", "全款/3年+少量的费用=年租: a year's rent ≈ price / 3 + a small fee"},
+          {"price_over_3", amount(rule.price_over_3)},
+          {"owner_yearly_cost", amount(rule.owner_yearly_cost)},
+          {"owner_yearly_running", amount(rule.owner_yearly_running)},
+          {"rents", rents},
+          {"currency", cur}};
+}
+
+// Month by month: buying, and the cumulative rent of the best options.
+ojson months_json(const LeaseVsBuyResult& r, const std::string& cur) {
+  const auto& b = r.buy;
   const RentOption* payg = r.best_payg ? &r.options[*r.best_payg] : nullptr;
   const RentOption* prepaid = r.best_prepaid ? &r.options[*r.best_prepaid] : nullptr;
   ojson months = ojson::array();
@@ -387,7 +400,23 @@ ojson result_json(const LeaseVsBuyResult& r) {
                       {"rent_prepaid_pv", prepaid ? amount(prepaid->cumulative_pv[i]) : ojson()},
                       {"currency", cur}});
   }
-  j["months"] = months;
+  return months;
+}
+
+ojson result_json(const LeaseVsBuyResult& r) {
+  const auto& in = r.inputs;
+  const auto& b = r.buy;
+  const std::string cur = in.currency.to_string();
+  ojson j;
+  j["currency"] = cur;
+  j["date"] = format_day(in.date);
+  j["inputs"] = inputs_json(in, cur);
+  j["buy"] = buy_json(b, cur);
+  j["owned_per_gpu_hour"] = r.owned_per_gpu_hour ? amount(*r.owned_per_gpu_hour) : ojson();
+  j["options"] = options_json(r, cur);
+  j["comparisons"] = comparisons_json(r, cur);
+  j["rule_of_thumb"] = rule_of_thumb_json(r, cur);
+  j["months"] = months_json(r, cur);
   j["notes"] = r.notes;
   return j;
 }
