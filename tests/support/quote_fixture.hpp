@@ -39,9 +39,8 @@ inline InstanceType quote_type(std::string provider, std::string id, std::string
   return it;
 }
 
-inline CatalogData quote_catalog() {
-  CatalogData d;
-  std::int64_t id = 0;
+// The providers and their regions.
+inline void add_quote_providers(CatalogData& d) {
   const auto cny = Currency::parse("CNY");
   const auto usd = Currency::parse("USD");
   d.providers = {{"tencent", "Tencent Cloud", cny, "Asia/Shanghai"},
@@ -54,13 +53,19 @@ inline CatalogData quote_catalog() {
                {"huawei", "cn-north-4", "Beijing4"},     {"baidu", "bj", "Beijing"},
                {"aws", "us-east-1", "N. Virginia"},      {"aws", "eu-central-1", "Frankfurt"},
                {"google", "us-central1", "Iowa"}};
+}
+
+inline void add_quote_gpus(CatalogData& d) {
   d.gpus = {quote_gpu("V100-SXM2-16GB", {"V100", "Tesla V100"}, "15.7", "125", "16", "NVLink 2.0"),
             quote_gpu("V100-SXM2-32GB", {"V100-32GB"}, "15.7", "125", "32", "NVLink 2.0"),
             quote_gpu("V100-PCIE-16GB", {"V100-PCIE"}, "14", "112", "16", "PCIe 3.0"),
             quote_gpu("T4", {"Tesla T4"}, "8.1", "65", "16", "PCIe 3.0"),
             quote_gpu("A100-40GB", {"A100"}, "19.5", "312", "40", "NVLink 3.0"),
             quote_gpu("P40", {"Tesla P40"}, "12", nullptr, "24", "PCIe 3.0")};
+}
 
+// Instance types with built-in GPUs, and a Google host taking attachable GPUs.
+inline void add_quote_instance_types(CatalogData& d) {
   d.instance_types = {
       quote_type("tencent", "GN10X.2XLARGE40", "GN10X", "V100-SXM2-32GB", "1", 8, "40"),
       quote_type("tencent", "GN10X.LARGE20", "GN10X", "V100-SXM2-32GB", "0.5", 4, "20"),
@@ -76,7 +81,10 @@ inline CatalogData quote_catalog() {
   InstanceType n1 = quote_type("google", "n1-standard-8", "n1", "", "0", 8, "30");
   n1.attachable = {{"V100-SXM2-16GB", {1, 2, 4, 8}}, {"T4", {1, 2, 4}}};
   d.instance_types.push_back(n1);
+}
 
+// Instance and GPU prices, in the providers' currencies.
+inline void add_quote_prices(CatalogData& d, std::int64_t& id) {
   auto price = [&](const char* provider, const char* subject, const char* region, BillingMode mode,
                    const char* amount, const char* from, SubjectKind kind = SubjectKind::instance) {
     PriceRow r;
@@ -120,7 +128,10 @@ inline CatalogData quote_catalog() {
   price("google", "V100-SXM2-16GB", "us-central1", M::payg, "2.48", "2018-01-01", SubjectKind::gpu);
   price("google", "V100-SXM2-16GB", "us-central1", M::spot, "0.74", "2018-01-01", SubjectKind::gpu);
   price("google", "T4", "us-central1", M::payg, "0.35", "2019-01-01", SubjectKind::gpu);
+}
 
+// Tencent's prepaid term discounts.
+inline void add_quote_term_discounts(CatalogData& d, std::int64_t& id) {
   const char* tiers[][3] = {
       {"6", "11", "0.88"}, {"12", "23", "0.83"}, {"24", "35", "0.70"}, {"36", "60", "0.50"}};
   for (const auto& t : tiers) {
@@ -136,7 +147,10 @@ inline CatalogData quote_catalog() {
     dr.as_of = "2019-01-01";
     d.discounts.push_back(dr);
   }
+}
 
+inline void add_quote_disk_prices(CatalogData& d, std::int64_t& id) {
+  const auto cny = Currency::parse("CNY");
   auto disk = [&](BillingMode mode, const char* unit, const char* amount) {
     ResourcePriceRow r;
     r.id = ++id;
@@ -152,7 +166,12 @@ inline CatalogData quote_catalog() {
   };
   disk(BillingMode::payg, "gb_hour", "0.0014");
   disk(BillingMode::prepaid, "gb_month", "1");
+}
 
+// USD to CNY.
+inline void add_quote_fx_rates(CatalogData& d, std::int64_t& id) {
+  const auto cny = Currency::parse("CNY");
+  const auto usd = Currency::parse("USD");
   auto fx = [&](const char* day, const char* rate) {
     FxRate r;
     r.id = ++id;
@@ -166,7 +185,9 @@ inline CatalogData quote_catalog() {
   };
   fx("2019-06-28", "6.8704");
   fx("2023-06-30", "7.2688");
+}
 
+inline void add_quote_policies(CatalogData& d, std::int64_t& id) {
   auto policy = [&](const char* provider, RoundingMode rounding) {
     BillingPolicy p;
     p.id = ++id;
@@ -186,6 +207,19 @@ inline CatalogData quote_catalog() {
   auto* google = policy("google", RoundingMode::half_up);
   google->min_charge_seconds_per_run = 60;
   google->stopped_payg_compute_charged = false;
+}
+
+inline CatalogData quote_catalog() {
+  CatalogData d;
+  std::int64_t id = 0;
+  add_quote_providers(d);
+  add_quote_gpus(d);
+  add_quote_instance_types(d);
+  add_quote_prices(d, id);
+  add_quote_term_discounts(d, id);
+  add_quote_disk_prices(d, id);
+  add_quote_fx_rates(d, id);
+  add_quote_policies(d, id);
   return d;
 }
 
