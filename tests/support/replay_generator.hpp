@@ -42,125 +42,14 @@ class LogGenerator {
 
   GeneratedLog generate() {
     GeneratedLog out;
-    struct Event {
-      std::int64_t time;
-      int order;
-      std::string account, body;
-    };
-    std::vector<Event> events;
-    int order = 0;
+    Events events;
     const std::int64_t end = o_.start + o_.days * 86400;
-    auto add = [&](std::int64_t t, const std::string& account, const std::string& body) {
-      events.push_back({t, order++, account, body});
-    };
     for (int a = 0; a < o_.accounts; ++a) {
       const std::string account = "acct" + std::to_string(a);
-      add(o_.start, account,
-          R"("type":"topup","amount":")" + std::string(o_.rich ? "1000000" : "60") +
-              R"(","currency":"CNY")");
-      if (o_.with_aws) {
-        add(o_.start, account, R"("type":"topup","amount":"1000","currency":"USD")");
-      }
-      if (!o_.rich) {
-        for (int k = 0; k < o_.days * 2; ++k) {
-          add(time_between(o_.start, end), account,
-              R"("type":"topup","amount":")" + std::to_string(10 + below(80)) +
-                  R"(.5","currency":"CNY")");
-        }
-      }
-      for (int i = 0; i < o_.instances_per_account; ++i) {
-        const std::string id = "i" + std::to_string(i);
-        const std::string inst = R"("instance":")" + id + R"(")";
-        const int kind = static_cast<int>(below(o_.with_aws ? 5 : 4));
-        std::int64_t t = time_between(o_.start, o_.start + 86400);
-        std::string create;
-        bool stop_stops = true;
-        bool tracked = true;
-        bool resizable = false;
-        switch (kind) {
-          case 0:
-            create =
-                R"("provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"payg")";
-            resizable = true;
-            break;
-          case 1:
-            create =
-                R"("provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"spot")";
-            break;
-          case 2:
-            create =
-                R"("provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg")";
-            stop_stops = false;
-            break;
-          case 3:
-            create =
-                R"("provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"prepaid","months":1,"auto_renew":)" +
-                std::string(below(2) ? "true" : "false");
-            tracked = false;
-            break;
-          default:
-            create =
-                R"("provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg")";
-            tracked = false;
-            break;
-        }
-        if (kind == 3 && !o_.rich) continue;  // a poor account cannot buy a month
-        add(t, account, R"("type":"create",)" + inst + "," + create);
-        auto& intervals = out.accrual[account + "/" + id];
-        std::int64_t open = t;
-        bool running = true;
-        bool big = false;
-        bool destroyed = false;
-        while (true) {
-          t = next_time(t);
-          if (t >= end) break;
-          const auto roll = below(100);
-          if (kind == 3) {
-            // Prepaid: stop/start only (destroying before expiry is forbidden).
-            add(t, account,
-                std::string(R"("type":")") + (running ? "stop" : "start") + R"(",)" + inst);
-            running = !running;
-            continue;
-          }
-          if (roll < 8) {
-            add(t, account, R"("type":"destroy",)" + inst);
-            if (open >= 0) intervals.emplace_back(open, t);
-            open = -1;
-            destroyed = true;
-            break;
-          }
-          if (resizable && roll < 25) {
-            big = !big;
-            add(t, account,
-                R"("type":"resize",)" + inst + R"(,"instance_type":")" +
-                    (big ? "GN8.3XLARGE112" : "GN8.LARGE56") + R"(")");
-            continue;
-          }
-          add(t, account,
-              std::string(R"("type":")") + (running ? "stop" : "start") + R"(",)" + inst);
-          if (stop_stops) {
-            if (running) {
-              intervals.emplace_back(open, t);
-              open = -1;
-            } else {
-              open = t;
-            }
-          }
-          running = !running;
-        }
-        if (!destroyed && open >= 0) intervals.emplace_back(open, -1);  // open to `until`
-        if (!tracked) out.accrual.erase(account + "/" + id);
-      }
+      add_topups(account, end, events);
+      for (int i = 0; i < o_.instances_per_account; ++i) add_instance(account, i, end, events, out);
     }
-    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-      return a.time != b.time ? a.time < b.time : a.order < b.order;
-    });
-    std::map<std::string, int> ids;
-    for (const auto& e : events) {
-      const int n = ++ids[e.account];
-      out.lines.push_back(R"({"id":"e)" + std::to_string(n) + R"(","time":")" + iso(e.time) +
-                          R"(","account":")" + e.account + R"(",)" + e.body + "}");
-    }
+    number_lines(events.list, out);
     out.until = (end / 3600 + 2) * 3600;
     for (auto& [key, intervals] : out.accrual) {
       for (auto& [from, to] : intervals) {
@@ -171,6 +60,139 @@ class LogGenerator {
   }
 
  private:
+  struct Event {
+    std::int64_t time;
+    int order;
+    std::string account, body;
+  };
+  // The events so far; `order` keeps the order of events at the same time.
+  struct Events {
+    std::vector<Event> list;
+    int order = 0;
+    void add(std::int64_t t, const std::string& account, const std::string& body) {
+      list.push_back({t, order++, account, body});
+    }
+  };
+
+  // The account's top-ups: one at the start (and one in USD for AWS), more through a poor
+  // account's days.
+  void add_topups(const std::string& account, std::int64_t end, Events& events) {
+    events.add(o_.start, account,
+               R"("type":"topup","amount":")" + std::string(o_.rich ? "1000000" : "60") +
+                   R"(","currency":"CNY")");
+    if (o_.with_aws) {
+      events.add(o_.start, account, R"("type":"topup","amount":"1000","currency":"USD")");
+    }
+    if (!o_.rich) {
+      for (int k = 0; k < o_.days * 2; ++k) {
+        events.add(time_between(o_.start, end), account,
+                   R"("type":"topup","amount":")" + std::to_string(10 + below(80)) +
+                       R"(.5","currency":"CNY")");
+      }
+    }
+  }
+
+  // Instance i of the account: its creation, then stops and starts, resizes or its destruction
+  // until `end`, and the intervals in which its compute accrues.
+  void add_instance(const std::string& account, int i, std::int64_t end, Events& events,
+                    GeneratedLog& out) {
+    const std::string id = "i" + std::to_string(i);
+    const std::string inst = R"("instance":")" + id + R"(")";
+    const int kind = static_cast<int>(below(o_.with_aws ? 5 : 4));
+    std::int64_t t = time_between(o_.start, o_.start + 86400);
+    std::string create;
+    bool stop_stops = true;
+    bool tracked = true;
+    bool resizable = false;
+    switch (kind) {
+      case 0:
+        create =
+            R"("provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"payg")";
+        resizable = true;
+        break;
+      case 1:
+        create =
+            R"("provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"spot")";
+        break;
+      case 2:
+        create =
+            R"("provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg")";
+        stop_stops = false;
+        break;
+      case 3:
+        create =
+            R"("provider":"tencent","region":"ap-guangzhou","instance_type":"GN8.LARGE56","mode":"prepaid","months":1,"auto_renew":)" +
+            std::string(below(2) ? "true" : "false");
+        tracked = false;
+        break;
+      default:
+        create =
+            R"("provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg")";
+        tracked = false;
+        break;
+    }
+    if (kind == 3 && !o_.rich) return;  // a poor account cannot buy a month
+    events.add(t, account, R"("type":"create",)" + inst + "," + create);
+    auto& intervals = out.accrual[account + "/" + id];
+    std::int64_t open = t;
+    bool running = true;
+    bool big = false;
+    bool destroyed = false;
+    while (true) {
+      t = next_time(t);
+      if (t >= end) break;
+      const auto roll = below(100);
+      if (kind == 3) {
+        // Prepaid: stop/start only (destroying before expiry is forbidden).
+        events.add(t, account,
+                   std::string(R"("type":")") + (running ? "stop" : "start") + R"(",)" + inst);
+        running = !running;
+        continue;
+      }
+      if (roll < 8) {
+        events.add(t, account, R"("type":"destroy",)" + inst);
+        if (open >= 0) intervals.emplace_back(open, t);
+        open = -1;
+        destroyed = true;
+        break;
+      }
+      if (resizable && roll < 25) {
+        big = !big;
+        events.add(t, account,
+                   R"("type":"resize",)" + inst + R"(,"instance_type":")" +
+                       (big ? "GN8.3XLARGE112" : "GN8.LARGE56") + R"(")");
+        continue;
+      }
+      events.add(t, account,
+                 std::string(R"("type":")") + (running ? "stop" : "start") + R"(",)" + inst);
+      if (stop_stops) {
+        if (running) {
+          intervals.emplace_back(open, t);
+          open = -1;
+        } else {
+          open = t;
+        }
+      }
+      running = !running;
+    }
+    if (!destroyed && open >= 0) intervals.emplace_back(open, -1);  // open to `until`
+    if (!tracked) out.accrual.erase(account + "/" + id);
+  }
+
+  // Events in time order (equal times in the order they were added) as log lines, numbered
+  // per account.
+  static void number_lines(std::vector<Event>& events, GeneratedLog& out) {
+    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+      return a.time != b.time ? a.time < b.time : a.order < b.order;
+    });
+    std::map<std::string, int> ids;
+    for (const auto& e : events) {
+      const int n = ++ids[e.account];
+      out.lines.push_back(R"({"id":"e)" + std::to_string(n) + R"(","time":")" + iso(e.time) +
+                          R"(","account":")" + e.account + R"(",)" + e.body + "}");
+    }
+  }
+
   std::uint64_t next() {  // splitmix64
     std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
