@@ -660,6 +660,47 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
 
 using namespace quote_detail;
 
+namespace {
+
+// A priced line as the quote ranks it: its exact total (Decimal units) and where it comes from.
+struct Ranked {
+  int128_t key;
+  std::uint32_t offer;
+  std::uint8_t mode;
+};
+
+// Builds the returned lines in full (the ranked ones, then the unknown ones), the exclusions and
+// the assumptions.
+void build_lines(Ctx& ctx, const std::vector<Ranked>& best,
+                 const std::vector<UnknownLine>& unknowns, const Tallies& tallies,
+                 QuoteResult& result) {
+  const QuoteEngine::Index& ix = ctx.ix;
+  const ResolvedWorkload& w = ctx.w;
+  result.currency = w.currency;
+  result.currency_default = w.currency_default;
+  result.at = w.at;
+  result.at_default = w.at_default;
+  result.lines.reserve(best.size() + unknowns.size());
+  for (std::size_t k = 0; k < best.size(); ++k) {
+    QuoteLine line = build_line(ctx, ix.offers[best[k].offer], best[k].mode);
+    if (!line.total || line.total->amount().units() != best[k].key) {
+      throw std::logic_error("quote: a line's total changed between ranking and building");
+    }
+    line.rank = k + 1;
+    result.lines.push_back(std::move(line));
+  }
+  for (std::size_t k = 0; k < unknowns.size(); ++k) {
+    QuoteLine line =
+        build_unknown(ctx, ix.offers[unknowns[k].offer], unknowns[k].mode, unknowns[k].why);
+    line.rank = result.lines_priced + k + 1;
+    result.lines.push_back(std::move(line));
+  }
+  result.exclusions = build_exclusions(ctx, tallies);
+  result.assumptions = assumptions(ctx);
+}
+
+}  // namespace
+
 QuoteEngine::QuoteEngine(const Catalog& catalog)
     : catalog_(catalog), index_(std::make_unique<Index>(catalog)) {}
 
@@ -674,11 +715,6 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   Ctx ctx(catalog_, ix, w);
   const std::size_t top = options.top;
 
-  struct Ranked {
-    int128_t key;
-    std::uint32_t offer;
-    std::uint8_t mode;
-  };
   auto before = [](const Ranked& a, const Ranked& b) {
     if (a.key != b.key) return a.key < b.key;
     if (a.offer != b.offer) return a.offer < b.offer;
@@ -770,28 +806,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   std::sort(best.begin(), best.end(), before);
   result.offers_total = ix.offers.size();
 
-  // ---- build the returned lines in full
-  result.currency = w.currency;
-  result.currency_default = w.currency_default;
-  result.at = w.at;
-  result.at_default = w.at_default;
-  result.lines.reserve(best.size() + unknowns.size());
-  for (std::size_t k = 0; k < best.size(); ++k) {
-    QuoteLine line = build_line(ctx, ix.offers[best[k].offer], best[k].mode);
-    if (!line.total || line.total->amount().units() != best[k].key) {
-      throw std::logic_error("quote: a line's total changed between ranking and building");
-    }
-    line.rank = k + 1;
-    result.lines.push_back(std::move(line));
-  }
-  for (std::size_t k = 0; k < unknowns.size(); ++k) {
-    QuoteLine line =
-        build_unknown(ctx, ix.offers[unknowns[k].offer], unknowns[k].mode, unknowns[k].why);
-    line.rank = result.lines_priced + k + 1;
-    result.lines.push_back(std::move(line));
-  }
-  result.exclusions = build_exclusions(ctx, tallies);
-  result.assumptions = assumptions(ctx);
+  build_lines(ctx, best, unknowns, tallies, result);
   return result;
 }
 

@@ -76,32 +76,10 @@ void fill_identity(Ctx& ctx, const IndexedOffer& o, int mode, QuoteLine& line) {
   }
 }
 
-QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
-  QuoteLine line;
-  fill_identity(ctx, o, m, line);
-  const Inputs in = ctx.resolve(o, m);
-  if (!in.ok) throw std::logic_error("quote: a ranked line has no price");
-  const BillingMode mode = kModes[static_cast<std::size_t>(m)];
-  const Usage& u = *in.usage;
-  line.priced = true;
-  line.price_row = in.host->row;
-  line.gpu_price_row = in.gpu ? in.gpu->row : nullptr;
-  line.policy = in.pc->policy;
-  line.run_seconds = u.run_seconds;
-  line.runs = u.runs;
-  line.busy_seconds = u.busy;
-  line.span_seconds = u.span;
-  line.finish_seconds = u.finish;
-  if (mode == BillingMode::prepaid) line.months_needed = u.months;
-  line.total = Money(ctx.exact(o, m, in, &line), ctx.cmp);
-  if (u.spot) {
-    line.spot_expectation = u.spot;
-    Inputs uninterrupted = in;
-    uninterrupted.usage = &ctx.usage(o);
-    line.uninterrupted_total = Money(ctx.exact(o, m, uninterrupted, nullptr), ctx.cmp);
-  }
+namespace {
 
-  // Per GPU-hour and per TFLOP-hour of the GPU time the workload uses.
+// Per GPU-hour and per TFLOP-hour of the GPU time the workload uses.
+void fill_per_unit_prices(const Ctx& ctx, const IndexedOffer& o, const Usage& u, QuoteLine& line) {
   const Decimal busy_gpu_seconds = o.gpu_count * u.busy;
   if (busy_gpu_seconds.sign() > 0) {
     const Decimal numerator = line.total->amount() * kHour;
@@ -120,8 +98,10 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
                 ctx.cmp);
     }
   }
+}
 
-  // Break-even of prepaid against payg for this offer.
+// Break-even of prepaid against payg for this offer.
+void fill_break_even(Ctx& ctx, const IndexedOffer& o, const Usage& u, QuoteLine& line) {
   const int payg = mode_index(BillingMode::payg), prepaid = mode_index(BillingMode::prepaid);
   if ((o.modes & (1u << payg)) && (o.modes & (1u << prepaid))) {
     const Inputs p = ctx.resolve(o, payg);
@@ -157,8 +137,39 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
       }
     }
   }
+}
 
-  // Notes: first what the reader must know about the price itself (test data, its age).
+// A spot line's notes: its expected usage, that it is interruptible, the policy's stops.
+void add_spot_notes(const Ctx& ctx, const Usage& u, QuoteLine& line) {
+  auto& notes = line.notes;
+  // The expectation first: it is what the line's total means.
+  if (line.spot_expectation) notes.push_back(spot_expectation_note(ctx, line));
+  notes.push_back(
+      "interruptible (spot): capacity can be reclaimed; billed at the spot price "
+      "in force each hour");
+  const BillingPolicy& policy = *line.policy;
+  if (policy.spot_max_run_hours > 0) {
+    const std::int64_t limit = std::int64_t{policy.spot_max_run_hours} * kHour;
+    std::string note = "stopped after " + std::to_string(policy.spot_max_run_hours) +
+                       " h of running (policy " + std::to_string(policy.id) + ")";
+    if (line.spot_expectation) {
+      if (line.spot_expectation->planned_stops > 0) note += ": restarts in the expected total";
+    } else if (u.run_seconds > limit) {
+      note += ": each " + hours_text(u.run_seconds) + " h run needs " +
+              std::to_string((u.run_seconds - 1) / limit) + " restart(s), not in the total";
+    }
+    notes.push_back(std::move(note));
+  }
+  if (policy.spot_protection_hours > 0) {
+    notes.push_back("not reclaimed in its first " + std::to_string(policy.spot_protection_hours) +
+                    " h (protection period, policy " + std::to_string(policy.id) + ")");
+  }
+}
+
+// The line's notes: first what the reader must know about the price itself (test data, its
+// age), then about the offer, the mode, the usage and the parts.
+void add_notes(const Ctx& ctx, const IndexedOffer& o, BillingMode mode, const Usage& u,
+               QuoteLine& line) {
   auto& notes = line.notes;
   RowsProvenance provenance;
   for (const PriceRow* row : {line.price_row, line.gpu_price_row}) {
@@ -177,30 +188,7 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
     notes.push_back("sustained use discount −" + line.sustained_use_credit->to_string() +
                     " (each month's use at the policy's tiers)");
   }
-  if (mode == BillingMode::spot) {
-    // The expectation first: it is what the line's total means.
-    if (line.spot_expectation) notes.push_back(spot_expectation_note(ctx, line));
-    notes.push_back(
-        "interruptible (spot): capacity can be reclaimed; billed at the spot price "
-        "in force each hour");
-    const BillingPolicy& policy = *line.policy;
-    if (policy.spot_max_run_hours > 0) {
-      const std::int64_t limit = std::int64_t{policy.spot_max_run_hours} * kHour;
-      std::string note = "stopped after " + std::to_string(policy.spot_max_run_hours) +
-                         " h of running (policy " + std::to_string(policy.id) + ")";
-      if (line.spot_expectation) {
-        if (line.spot_expectation->planned_stops > 0) note += ": restarts in the expected total";
-      } else if (u.run_seconds > limit) {
-        note += ": each " + hours_text(u.run_seconds) + " h run needs " +
-                std::to_string((u.run_seconds - 1) / limit) + " restart(s), not in the total";
-      }
-      notes.push_back(std::move(note));
-    }
-    if (policy.spot_protection_hours > 0) {
-      notes.push_back("not reclaimed in its first " + std::to_string(policy.spot_protection_hours) +
-                      " h (protection period, policy " + std::to_string(policy.id) + ")");
-    }
-  }
+  if (mode == BillingMode::spot) add_spot_notes(ctx, u, line);
   if (mode == BillingMode::prepaid && line.plan) {
     const int covered = line.plan->months_covered;
     notes.push_back(
@@ -239,6 +227,38 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
   if (line.network.state == LinePart::State::unpriced) {
     notes.push_back("network unpriced: " + line.network.detail);
   }
+}
+
+}  // namespace
+
+QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
+  QuoteLine line;
+  fill_identity(ctx, o, m, line);
+  const Inputs in = ctx.resolve(o, m);
+  if (!in.ok) throw std::logic_error("quote: a ranked line has no price");
+  const BillingMode mode = kModes[static_cast<std::size_t>(m)];
+  const Usage& u = *in.usage;
+  line.priced = true;
+  line.price_row = in.host->row;
+  line.gpu_price_row = in.gpu ? in.gpu->row : nullptr;
+  line.policy = in.pc->policy;
+  line.run_seconds = u.run_seconds;
+  line.runs = u.runs;
+  line.busy_seconds = u.busy;
+  line.span_seconds = u.span;
+  line.finish_seconds = u.finish;
+  if (mode == BillingMode::prepaid) line.months_needed = u.months;
+  line.total = Money(ctx.exact(o, m, in, &line), ctx.cmp);
+  if (u.spot) {
+    line.spot_expectation = u.spot;
+    Inputs uninterrupted = in;
+    uninterrupted.usage = &ctx.usage(o);
+    line.uninterrupted_total = Money(ctx.exact(o, m, uninterrupted, nullptr), ctx.cmp);
+  }
+
+  fill_per_unit_prices(ctx, o, u, line);
+  fill_break_even(ctx, o, u, line);
+  add_notes(ctx, o, mode, u, line);
   return line;
 }
 

@@ -165,36 +165,8 @@ void explain_meters(std::ostringstream& s, const QuoteLine& line) {
   }
 }
 
-}  // namespace
-
-std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
-  std::ostringstream s;
-  s << line.id << "  (rank " << line.rank << ")\n";
-  s << "  offer: " << line.instance_type << " (family " << line.family << ", " << line.provider
-    << ", region " << line.region << "), " << line.gpu_count.to_string() << " × "
-    << (line.gpu ? line.gpu->id : std::string("?"));
-  if (line.instance) {
-    if (line.instance->vcpu) s << ", " << *line.instance->vcpu << " vCPU";
-    if (line.instance->ram_gb) s << ", " << line.instance->ram_gb->to_string() << " GB RAM";
-  }
-  s << "\n";
-  if (!line.priced) {
-    s << "  price: UNKNOWN — " << line.unknown_reason << "\n";
-    s << "  (an unknown price is never counted as 0; this line ranks after every priced line)\n";
-    return s.str();
-  }
-  s << "  mode: " << to_string(*line.mode) << (line.interruptible ? " (interruptible)" : "")
-    << "\n";
-  s << "  price " << row_text(*line.price_row) << "\n";
-  if (line.gpu_price_row) {
-    s << "  per-GPU price " << row_text(*line.gpu_price_row) << "\n";
-    s << "  unit price: host " << line.price_row->amount.to_string() << " + "
-      << line.gpu_count.to_string() << " × " << line.gpu_price_row->amount.to_string() << " = "
-      << line.unit_price->to_string() << " per " << to_string(line.price_row->unit) << "\n";
-  }
-  s << "  policy " << policy_text(*line.policy) << "\n";
-
-  // Usage.
+// The line's usage: the work's time, the spot expectation, the runs.
+void explain_usage(std::ostringstream& s, const QuoteLine& line) {
   s << "  usage: ";
   if (line.finish_seconds) {
     s << "the work takes " << *line.finish_seconds << " s = " << hours_text(*line.finish_seconds)
@@ -215,8 +187,10 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
     s << "1 run of " << hours_text(line.run_seconds) << " h (" << line.run_seconds << " s)";
   }
   s << "\n";
+}
 
-  // Compute.
+// The line's compute cost by its mode: the prepaid plan, the reserved terms or the payg meters.
+void explain_compute(std::ostringstream& s, const QuoteLine& line) {
   const BillingMode mode = *line.mode;
   if (mode == BillingMode::prepaid && line.plan) {
     s << "  prepaid months needed: ceil(" << hours_text(line.span_seconds)
@@ -261,6 +235,62 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
     s << " = " << line.run_cost->billed.to_string() << " (exact "
       << line.run_cost->exact.to_string() << ")\n";
   }
+}
+
+// The per-unit figures and the break-even of prepaid against payg.
+void explain_per_unit(std::ostringstream& s, const QuoteLine& line) {
+  if (line.per_gpu_hour) {
+    s << "  per GPU-hour: " << money2(*line.total) << " / (" << line.gpu_count.to_string()
+      << " GPU × " << hours_text(line.busy_seconds)
+      << " h used) = " << line.per_gpu_hour->to_string() << "\n";
+  }
+  if (line.per_fp32_tflop_hour) {
+    s << "  per FP32 TFLOP-hour (" << line.gpu->fp32_tflops->to_string()
+      << " TFLOPS per GPU): " << line.per_fp32_tflop_hour->to_string() << "\n";
+  }
+  if (line.per_fp16_tflop_hour) {
+    s << "  per FP16 TFLOP-hour (" << line.gpu->fp16_tensor_tflops->to_string()
+      << " TFLOPS per GPU): " << line.per_fp16_tflop_hour->to_string() << "\n";
+  }
+  if (line.break_even_hours_per_month) {
+    s << "  break-even: prepaid " << line.break_even_monthly->to_string() << " per month ÷ payg "
+      << line.break_even_hourly->to_string()
+      << " per settled hour = " << line.break_even_hours_per_month->to_string()
+      << " h/month — prepaid is cheaper above that much use a month\n";
+  }
+}
+
+}  // namespace
+
+std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
+  std::ostringstream s;
+  s << line.id << "  (rank " << line.rank << ")\n";
+  s << "  offer: " << line.instance_type << " (family " << line.family << ", " << line.provider
+    << ", region " << line.region << "), " << line.gpu_count.to_string() << " × "
+    << (line.gpu ? line.gpu->id : std::string("?"));
+  if (line.instance) {
+    if (line.instance->vcpu) s << ", " << *line.instance->vcpu << " vCPU";
+    if (line.instance->ram_gb) s << ", " << line.instance->ram_gb->to_string() << " GB RAM";
+  }
+  s << "\n";
+  if (!line.priced) {
+    s << "  price: UNKNOWN — " << line.unknown_reason << "\n";
+    s << "  (an unknown price is never counted as 0; this line ranks after every priced line)\n";
+    return s.str();
+  }
+  s << "  mode: " << to_string(*line.mode) << (line.interruptible ? " (interruptible)" : "")
+    << "\n";
+  s << "  price " << row_text(*line.price_row) << "\n";
+  if (line.gpu_price_row) {
+    s << "  per-GPU price " << row_text(*line.gpu_price_row) << "\n";
+    s << "  unit price: host " << line.price_row->amount.to_string() << " + "
+      << line.gpu_count.to_string() << " × " << line.gpu_price_row->amount.to_string() << " = "
+      << line.unit_price->to_string() << " per " << to_string(line.price_row->unit) << "\n";
+  }
+  s << "  policy " << policy_text(*line.policy) << "\n";
+
+  explain_usage(s, line);
+  explain_compute(s, line);
   if (line.sustained_use_credit) {
     s << "  sustained use discount: −" << line.sustained_use_credit->to_string() << " (policy row #"
       << line.policy->id << ": per 720-h month from the first run, the "
@@ -281,25 +311,7 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
     s << "  network: " << part_text(line.network) << "\n";
   }
   s << "  total: " << line.total->to_string() << " = " << money2(*line.total) << "\n";
-  if (line.per_gpu_hour) {
-    s << "  per GPU-hour: " << money2(*line.total) << " / (" << line.gpu_count.to_string()
-      << " GPU × " << hours_text(line.busy_seconds)
-      << " h used) = " << line.per_gpu_hour->to_string() << "\n";
-  }
-  if (line.per_fp32_tflop_hour) {
-    s << "  per FP32 TFLOP-hour (" << line.gpu->fp32_tflops->to_string()
-      << " TFLOPS per GPU): " << line.per_fp32_tflop_hour->to_string() << "\n";
-  }
-  if (line.per_fp16_tflop_hour) {
-    s << "  per FP16 TFLOP-hour (" << line.gpu->fp16_tensor_tflops->to_string()
-      << " TFLOPS per GPU): " << line.per_fp16_tflop_hour->to_string() << "\n";
-  }
-  if (line.break_even_hours_per_month) {
-    s << "  break-even: prepaid " << line.break_even_monthly->to_string() << " per month ÷ payg "
-      << line.break_even_hourly->to_string()
-      << " per settled hour = " << line.break_even_hours_per_month->to_string()
-      << " h/month — prepaid is cheaper above that much use a month\n";
-  }
+  explain_per_unit(s, line);
   for (const auto& n : line.notes) s << "  note: " << n << "\n";
   return s.str();
 }

@@ -78,32 +78,22 @@ void add_spans(const RowList& list, const std::string& region, std::vector<RowRe
   }
 }
 
-}  // namespace
+// The spans of one subject's rows in one region, shared by every offer that uses them (a
+// Google host's rows serve each of its GPU counts, a GPU's rows every host that takes it):
+// computing them per offer made the index quadratic in the rows of a host.
+struct SpanSet {
+  std::array<Span, kModeCount> spans{};
+  std::uint8_t modes = 0;
+};
 
-QuoteEngine::Index::Index(const Catalog& catalog) {
-  const CatalogData& data = catalog.data();
+// Building an index: the catalog's providers, GPUs and price rows looked up by name and subject,
+// and what offers share (discount groups, families, regions, spans, the regions a pair of row
+// lists names), each made once. It fills the index's offers and the tables they point into.
+struct IndexBuilder {
+  IndexBuilder(QuoteEngine::Index& ix, const Catalog& catalog);
 
-  std::unordered_map<std::string, std::uint16_t> provider_index;
-  for (std::size_t i = 0; i < data.providers.size(); ++i) {
-    provider_index.emplace(data.providers[i].id, static_cast<std::uint16_t>(i));
-  }
-  std::unordered_map<const Gpu*, std::int32_t> gpu_index;
-  for (std::size_t i = 0; i < data.gpus.size(); ++i) {
-    gpu_index.emplace(&data.gpus[i], static_cast<std::int32_t>(i));
-  }
-
-  // Price rows by subject.
-  std::unordered_map<std::string, RowList> rows_by_subject;
-  for (const auto& p : data.prices) {
-    std::string key = p.provider;
-    key += kSep;
-    key += to_string(p.subject_kind);
-    key += kSep;
-    key += p.subject;
-    rows_by_subject[key].push_back(&p);
-  }
-  auto rows_of = [&](std::string_view provider, SubjectKind kind,
-                     std::string_view subject) -> const RowList& {
+  const RowList& rows_of(std::string_view provider, SubjectKind kind,
+                         std::string_view subject) const {
     static const RowList none;
     std::string key(provider);
     key += kSep;
@@ -112,114 +102,142 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     key += subject;
     auto it = rows_by_subject.find(key);
     return it == rows_by_subject.end() ? none : it->second;
-  };
+  }
 
+  std::uint32_t group_of(std::uint16_t provider, const std::string& family) {
+    const std::string key_family =
+        family_discounts.count({data.providers[provider].id, family}) ? family : std::string();
+    auto [it, added] = group_index.try_emplace(
+        {provider, key_family}, static_cast<std::uint32_t>(ix.discount_groups.size()));
+    if (added) ix.discount_groups.push_back({provider, key_family});
+    return it->second;
+  }
+  std::uint32_t family_of(std::uint16_t provider, const std::string& family) {
+    auto [it, added] = family_index.try_emplace({provider, family},
+                                                static_cast<std::uint32_t>(ix.families.size()));
+    if (added) ix.families.push_back({provider, family, group_of(provider, family)});
+    return it->second;
+  }
+  std::uint32_t region_of(const std::string& region) {
+    auto [it, added] =
+        region_index.try_emplace(region, static_cast<std::uint32_t>(ix.regions.size()));
+    if (added) ix.regions.push_back(region);
+    return it->second;
+  }
+  const SpanSet& spans_of(const RowList& list, const std::string& region) {
+    auto [it, added] = span_cache.try_emplace({&list, region});
+    if (added) {
+      add_spans(list, region, ix.rows, ix.currencies, it->second.spans, it->second.modes);
+    }
+    return it->second;
+  }
+
+  void add_offers(const InstanceType& it, std::uint16_t provider, const Gpu* gpu, int attached,
+                  const RowList& host_rows, const RowList& gpu_rows);
+  void add_all_offers();
+  void add_region(const std::string& provider, const std::string& region);
+  void add_provider_regions();
+
+  QuoteEngine::Index& ix;
+  const Catalog& catalog;
+  const CatalogData& data;
+  std::unordered_map<std::string, std::uint16_t> provider_index;
+  std::unordered_map<const Gpu*, std::int32_t> gpu_index;
+  std::unordered_map<std::string, RowList> rows_by_subject;  // price rows by subject
   // Discount groups: per provider, plus per family with rows of its own.
   std::set<std::pair<std::string, std::string>> family_discounts;
+  std::map<std::pair<std::uint16_t, std::string>, std::uint32_t> group_index;
+  std::map<std::pair<std::uint16_t, std::string>, std::uint32_t> family_index;
+  std::unordered_map<std::string, std::uint32_t> region_index;
+  std::map<std::pair<const RowList*, std::string>, SpanSet> span_cache;
+  // The regions a (host rows, GPU rows) pair names, shared by a host's GPU counts.
+  std::map<std::pair<const RowList*, const RowList*>, std::set<std::string>> named_regions;
+};
+
+IndexBuilder::IndexBuilder(QuoteEngine::Index& ix, const Catalog& catalog)
+    : ix(ix), catalog(catalog), data(catalog.data()) {
+  for (std::size_t i = 0; i < data.providers.size(); ++i) {
+    provider_index.emplace(data.providers[i].id, static_cast<std::uint16_t>(i));
+  }
+  for (std::size_t i = 0; i < data.gpus.size(); ++i) {
+    gpu_index.emplace(&data.gpus[i], static_cast<std::int32_t>(i));
+  }
+  for (const auto& p : data.prices) {
+    std::string key = p.provider;
+    key += kSep;
+    key += to_string(p.subject_kind);
+    key += kSep;
+    key += p.subject;
+    rows_by_subject[key].push_back(&p);
+  }
   for (const auto& d : data.discounts) {
     if (!d.family.empty()) family_discounts.emplace(d.provider, d.family);
   }
-  std::map<std::pair<std::uint16_t, std::string>, std::uint32_t> group_index;
-  auto group_of = [&](std::uint16_t provider, const std::string& family) {
-    const std::string key_family =
-        family_discounts.count({data.providers[provider].id, family}) ? family : std::string();
-    auto [it, added] = group_index.try_emplace({provider, key_family},
-                                               static_cast<std::uint32_t>(discount_groups.size()));
-    if (added) discount_groups.push_back({provider, key_family});
-    return it->second;
-  };
-  std::map<std::pair<std::uint16_t, std::string>, std::uint32_t> family_index;
-  auto family_of = [&](std::uint16_t provider, const std::string& family) {
-    auto [it, added] =
-        family_index.try_emplace({provider, family}, static_cast<std::uint32_t>(families.size()));
-    if (added) families.push_back({provider, family, group_of(provider, family)});
-    return it->second;
-  };
-  std::unordered_map<std::string, std::uint32_t> region_index;
-  auto region_of = [&](const std::string& region) {
-    auto [it, added] = region_index.try_emplace(region, static_cast<std::uint32_t>(regions.size()));
-    if (added) regions.push_back(region);
-    return it->second;
-  };
+}
 
-  // The spans of one subject's rows in one region, shared by every offer that uses them (a
-  // Google host's rows serve each of its GPU counts, a GPU's rows every host that takes it):
-  // computing them per offer made the index quadratic in the rows of a host.
-  struct SpanSet {
-    std::array<Span, kModeCount> spans{};
-    std::uint8_t modes = 0;
-  };
-  std::map<std::pair<const RowList*, std::string>, SpanSet> span_cache;
-  auto spans_of = [&](const RowList& list, const std::string& region) -> const SpanSet& {
-    auto [it, added] = span_cache.try_emplace({&list, region});
-    if (added) add_spans(list, region, rows, currencies, it->second.spans, it->second.modes);
-    return it->second;
-  };
-
-  // Offers: each instance type (or host + attachable GPU count) in each region it has
-  // region-specific rows for (every-region rows apply there too); without any, one offer for
-  // every region of the provider (region "", shown "*").
-  static const RowList no_rows;
-  // The regions a (host rows, GPU rows) pair names, shared by a host's GPU counts.
-  std::map<std::pair<const RowList*, const RowList*>, std::set<std::string>> named_regions;
-  auto add_offers = [&](const InstanceType& it, std::uint16_t provider, const Gpu* gpu,
-                        int attached, const RowList& host_rows, const RowList& gpu_rows) {
-    auto [cached, added] = named_regions.try_emplace({&host_rows, &gpu_rows});
-    std::set<std::string>& named = cached->second;
-    if (added) {
-      // A host + GPU offer exists where the GPU is sold: when the GPU's rows name regions, those
-      // (a host is sold in many more regions than any one GPU); otherwise the host's regions.
-      for (const PriceRow* r : gpu_rows) {
+void IndexBuilder::add_offers(const InstanceType& it, std::uint16_t provider, const Gpu* gpu,
+                              int attached, const RowList& host_rows, const RowList& gpu_rows) {
+  auto [cached, added] = named_regions.try_emplace({&host_rows, &gpu_rows});
+  std::set<std::string>& named = cached->second;
+  if (added) {
+    // A host + GPU offer exists where the GPU is sold: when the GPU's rows name regions, those
+    // (a host is sold in many more regions than any one GPU); otherwise the host's regions.
+    for (const PriceRow* r : gpu_rows) {
+      if (!r->region.empty()) named.insert(r->region);
+    }
+    if (named.empty()) {
+      for (const PriceRow* r : host_rows) {
         if (!r->region.empty()) named.insert(r->region);
       }
-      if (named.empty()) {
-        for (const PriceRow* r : host_rows) {
-          if (!r->region.empty()) named.insert(r->region);
-        }
-      }
-      if (named.empty()) named.insert(std::string());  // every region of the provider
     }
-    // What every region's offer shares, looked up once.
-    const std::int32_t offer_gpu_index = gpu ? gpu_index.at(gpu) : -1;
-    const std::uint32_t offer_family = family_of(provider, it.family);
-    for (const auto& region : named) {
-      IndexedOffer o;
-      o.type = &it;
-      o.gpu = gpu;
-      o.gpu_index = offer_gpu_index;
-      o.family = offer_family;
-      o.region = region_of(region);
-      o.provider = provider;
-      o.attached = static_cast<std::uint16_t>(attached);
-      o.gpu_count = attached > 0 ? Decimal(attached) : it.gpu_count;
-      if (o.gpu_count.units() % Decimal::kOne == 0 && o.gpu_count.sign() > 0) {
-        o.gpu_count_whole = static_cast<std::int32_t>(o.gpu_count.truncate_to_int());
-      }
-      o.vcpu = it.vcpu.value_or(-1);
-      o.has_ram = it.ram_gb.has_value();
-      if (it.ram_gb) o.ram_gb = *it.ram_gb;
-      if (it.local_disk_gb && (it.local_disk_kind == "ssd" || it.local_disk_kind == "nvme" ||
-                               it.local_disk_kind == "local_ssd")) {
-        o.local_ssd_gb = *it.local_disk_gb;
-      }
-      const SpanSet& host = spans_of(host_rows, region);
-      o.rows = host.spans;
-      o.modes = host.modes;
-      if (attached > 0) {
-        const SpanSet& per_gpu = spans_of(gpu_rows, region);
-        o.gpu_rows = per_gpu.spans;
-        o.modes = static_cast<std::uint8_t>(o.modes | per_gpu.modes);
-      }
-      offers.push_back(o);
+    if (named.empty()) named.insert(std::string());  // every region of the provider
+  }
+  // What every region's offer shares, looked up once.
+  const std::int32_t offer_gpu_index = gpu ? gpu_index.at(gpu) : -1;
+  const std::uint32_t offer_family = family_of(provider, it.family);
+  for (const auto& region : named) {
+    IndexedOffer o;
+    o.type = &it;
+    o.gpu = gpu;
+    o.gpu_index = offer_gpu_index;
+    o.family = offer_family;
+    o.region = region_of(region);
+    o.provider = provider;
+    o.attached = static_cast<std::uint16_t>(attached);
+    o.gpu_count = attached > 0 ? Decimal(attached) : it.gpu_count;
+    if (o.gpu_count.units() % Decimal::kOne == 0 && o.gpu_count.sign() > 0) {
+      o.gpu_count_whole = static_cast<std::int32_t>(o.gpu_count.truncate_to_int());
     }
-  };
+    o.vcpu = it.vcpu.value_or(-1);
+    o.has_ram = it.ram_gb.has_value();
+    if (it.ram_gb) o.ram_gb = *it.ram_gb;
+    if (it.local_disk_gb && (it.local_disk_kind == "ssd" || it.local_disk_kind == "nvme" ||
+                             it.local_disk_kind == "local_ssd")) {
+      o.local_ssd_gb = *it.local_disk_gb;
+    }
+    const SpanSet& host = spans_of(host_rows, region);
+    o.rows = host.spans;
+    o.modes = host.modes;
+    if (attached > 0) {
+      const SpanSet& per_gpu = spans_of(gpu_rows, region);
+      o.gpu_rows = per_gpu.spans;
+      o.modes = static_cast<std::uint8_t>(o.modes | per_gpu.modes);
+    }
+    ix.offers.push_back(o);
+  }
+}
 
+// Offers: each instance type (or host + attachable GPU count) in each region it has
+// region-specific rows for (every-region rows apply there too); without any, one offer for
+// every region of the provider (region "", shown "*").
+void IndexBuilder::add_all_offers() {
+  static const RowList no_rows;
   std::size_t expected = 0;  // offers before regions: a bound to reserve against reallocation
   for (const auto& it : data.instance_types) {
     expected += 1;
     for (const auto& a : it.attachable) expected += a.counts.size();
   }
-  offers.reserve(expected * 16);
+  ix.offers.reserve(expected * 16);
   for (const auto& it : data.instance_types) {
     auto p = provider_index.find(it.provider);
     if (p == provider_index.end()) continue;
@@ -236,19 +254,27 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     }
     if (!any_gpu) add_offers(it, p->second, nullptr, 0, own, no_rows);
   }
+}
 
-  provider_regions.resize(data.providers.size());
-  auto add_region = [&](const std::string& provider, const std::string& region) {
-    auto p = provider_index.find(provider);
-    if (p == provider_index.end() || region.empty()) return;
-    auto& list = provider_regions[p->second];
-    const std::uint32_t r = region_of(region);
-    if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
-  };
+void IndexBuilder::add_region(const std::string& provider, const std::string& region) {
+  auto p = provider_index.find(provider);
+  if (p == provider_index.end() || region.empty()) return;
+  auto& list = ix.provider_regions[p->second];
+  const std::uint32_t r = region_of(region);
+  if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
+}
+
+void IndexBuilder::add_provider_regions() {
+  ix.provider_regions.resize(data.providers.size());
   for (const auto& r : data.regions) add_region(r.provider, r.id);
   for (const auto& p : data.prices) add_region(p.provider, p.region);
+}
 
-  // Deterministic order: provider, region, instance type, GPU, GPU count.
+// Deterministic order: provider, region, instance type, GPU, GPU count. The offers' indices in
+// that order.
+std::vector<std::size_t> offer_order(const QuoteEngine::Index& ix, const CatalogData& data) {
+  const std::vector<IndexedOffer>& offers = ix.offers;
+  const std::vector<std::string>& regions = ix.regions;
   std::vector<std::size_t> order(offers.size());
   std::iota(order.begin(), order.end(), 0);
   // Each name's rank in name order, so the sort compares integers, not strings.
@@ -285,6 +311,11 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
   });
+  return order;
+}
+
+// Puts the offers in `order`.
+void permute_offers(std::vector<IndexedOffer>& offers, const std::vector<std::size_t>& order) {
   // Permuted in place, cycle by cycle: a sorted copy would touch a second megabyte or two of
   // fresh pages, a noticeable share of a whole quote's time.
   std::vector<bool> placed(offers.size());
@@ -300,6 +331,11 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     offers[at] = first;
     placed[at] = true;
   }
+}
+
+void lay_out_rows(QuoteEngine::Index& ix) {
+  std::vector<IndexedOffer>& offers = ix.offers;
+  std::vector<RowRef>& rows = ix.rows;
   // Lay the rows out in offer order, so that a quote reads them front to back.
   std::vector<RowRef> laid;
   laid.reserve(rows.size());
@@ -313,6 +349,16 @@ QuoteEngine::Index::Index(const Catalog& catalog) {
     }
   }
   rows.swap(laid);
+}
+
+}  // namespace
+
+QuoteEngine::Index::Index(const Catalog& catalog) {
+  IndexBuilder builder(*this, catalog);
+  builder.add_all_offers();
+  builder.add_provider_regions();
+  permute_offers(offers, offer_order(*this, catalog.data()));
+  lay_out_rows(*this);
 }
 
 std::string QuoteEngine::Index::instance_label(const IndexedOffer& o) const {

@@ -217,13 +217,12 @@ std::vector<std::string> closest_names(std::string_view name,
   return text_match::closest(name, candidates, n);
 }
 
-ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
-  check_limits(w);
-  ResolvedWorkload r;
-  r.spec = w;
-  const CatalogData& data = catalog.data();
+namespace {
 
-  // ---- GPUs
+// ---- the steps of resolve_workload, in its order
+
+// The GPU floors, and the models the workload names, each checked against those floors.
+void resolve_gpus(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
   r.gpu_count = w.gpu.count.value_or(1);
   if (r.gpu_count < 1) {
     fail(w, "/gpu/count",
@@ -259,15 +258,17 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
     }
     r.matched_names.emplace_back(name, matched);
   }
+}
 
-  // ---- host
+void resolve_host(const Workload& w, ResolvedWorkload& r) {
   r.min_vcpu = w.host.min_vcpu;
   if (w.host.min_ram_gb) {
     r.min_ram_gb = w.host.min_ram_gb;
     r.ram_default = false;
   }
+}
 
-  // ---- storage and network
+void resolve_storage_and_network(const Workload& w, ResolvedWorkload& r) {
   if (w.storage.dataset_gb || w.storage.headroom_gb) {
     r.dataset_gb = w.storage.dataset_gb.value_or(Decimal{});
     r.headroom_default = !w.storage.headroom_gb;
@@ -279,8 +280,35 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
   r.bandwidth_mbps = w.network.bandwidth_mbps;
   if (r.bandwidth_mbps && *r.bandwidth_mbps == 0) r.bandwidth_mbps.reset();
   r.egress_gb = w.network.egress_gb;
+}
 
-  // ---- duration: exactly one kind
+// The GPU that gpu_hours were measured on: reference_gpu, else the first GPU model.
+void resolve_reference_gpu(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
+  const auto& d = w.duration;
+  if (d.reference_gpu) {
+    r.reference_gpu = catalog.find_gpu(*d.reference_gpu);
+    if (!r.reference_gpu) {
+      const auto hint = catalog.closest_gpu_names(*d.reference_gpu);
+      fail(w, "/duration/reference_gpu",
+           "unknown GPU '" + *d.reference_gpu + "'" +
+               (hint.empty() ? "" : " (closest known: " + join(hint) + ")"));
+    }
+  } else if (!w.gpu.models.empty()) {
+    r.reference_gpu = catalog.find_gpu(w.gpu.models.front());
+    if (!r.reference_gpu) r.reference_gpu = r.matched_names.front().second.front();
+  } else {
+    fail(w, "/duration/reference_gpu",
+         "gpu_hours needs the GPU they were measured on: give reference_gpu (or a GPU model)");
+  }
+  if (!throughput(*r.reference_gpu, r.precision)) {
+    fail(w, "/duration/reference_gpu",
+         "reference GPU " + r.reference_gpu->id + " has no " + std::string(to_string(r.precision)) +
+             " throughput in the catalog");
+  }
+}
+
+// The duration: exactly one kind, with the fields that kind takes.
+void resolve_duration(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
   const auto& d = w.duration;
   std::vector<std::pair<DurationKind, std::string>> given;
   if (d.hours) given.emplace_back(DurationKind::hours, "hours");
@@ -343,26 +371,7 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
     case DurationKind::gpu_hours: {
       positive(d.gpu_hours, "gpu_hours");
       r.work = *d.gpu_hours;
-      if (d.reference_gpu) {
-        r.reference_gpu = catalog.find_gpu(*d.reference_gpu);
-        if (!r.reference_gpu) {
-          const auto hint = catalog.closest_gpu_names(*d.reference_gpu);
-          fail(w, "/duration/reference_gpu",
-               "unknown GPU '" + *d.reference_gpu + "'" +
-                   (hint.empty() ? "" : " (closest known: " + join(hint) + ")"));
-        }
-      } else if (!w.gpu.models.empty()) {
-        r.reference_gpu = catalog.find_gpu(w.gpu.models.front());
-        if (!r.reference_gpu) r.reference_gpu = r.matched_names.front().second.front();
-      } else {
-        fail(w, "/duration/reference_gpu",
-             "gpu_hours needs the GPU they were measured on: give reference_gpu (or a GPU model)");
-      }
-      if (!throughput(*r.reference_gpu, r.precision)) {
-        fail(w, "/duration/reference_gpu",
-             "reference GPU " + r.reference_gpu->id + " has no " +
-                 std::string(to_string(r.precision)) + " throughput in the catalog");
-      }
+      resolve_reference_gpu(w, catalog, r);
       break;
     }
     case DurationKind::pflop:
@@ -375,8 +384,10 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
       }
       break;
   }
+}
 
-  // ---- providers and regions
+void resolve_providers(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
+  const CatalogData& data = catalog.data();
   std::vector<std::string> provider_ids;
   for (const auto& p : data.providers) provider_ids.push_back(p.id);
   for (std::size_t i = 0; i < w.providers.size(); ++i) {
@@ -391,6 +402,11 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
       r.providers.push_back(id);
     }
   }
+}
+
+// The regions, each known to the catalog and owned by one of the workload's providers.
+void resolve_regions(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
+  const CatalogData& data = catalog.data();
   std::set<std::pair<std::string, std::string>> known_regions;  // (region, provider)
   for (const auto& reg : data.regions) known_regions.emplace(reg.id, reg.provider);
   for (const auto& p : data.prices) {
@@ -424,8 +440,9 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
       r.regions.push_back(id);
     }
   }
+}
 
-  // ---- modes, currency, date
+void resolve_modes(const Workload& w, ResolvedWorkload& r) {
   for (std::size_t i = 0; i < w.modes.size(); ++i) {
     try {
       const BillingMode m = parse_billing_mode(w.modes[i]);
@@ -438,7 +455,9 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
     r.modes = {BillingMode::payg, BillingMode::prepaid, BillingMode::spot, BillingMode::reserved_1y,
                BillingMode::reserved_3y};
   }
-  resolve_spot(w, r);
+}
+
+void resolve_currency(const Workload& w, ResolvedWorkload& r) {
   if (w.currency) {
     try {
       r.currency = Currency::parse(*w.currency);
@@ -447,6 +466,9 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
       fail(w, "/currency", e.what());
     }
   }
+}
+
+void resolve_date(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
   if (w.date) {
     try {
       r.at = parse_instant(*w.date, true);
@@ -459,6 +481,24 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
     if (!latest) fail(w, "/date", "the catalog holds no prices, so there is no default date");
     r.at = *latest;
   }
+}
+
+}  // namespace
+
+ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
+  check_limits(w);
+  ResolvedWorkload r;
+  r.spec = w;
+  resolve_gpus(w, catalog, r);
+  resolve_host(w, r);
+  resolve_storage_and_network(w, r);
+  resolve_duration(w, catalog, r);
+  resolve_providers(w, catalog, r);
+  resolve_regions(w, catalog, r);
+  resolve_modes(w, r);
+  resolve_spot(w, r);
+  resolve_currency(w, r);
+  resolve_date(w, catalog, r);
   return r;
 }
 
