@@ -16,44 +16,12 @@ struct ResourcePlan {
   std::string unpriced;  // why it is not charged
 };
 
-}  // namespace
-
-std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::int64_t seq) {
-  const Seconds t = to_seconds(ev.time);
-  if (auto it = instances.find(ev.instance); it != instances.end()) {
-    if (it->second->state == State::destroyed) {
-      return "instance '" + ev.instance + "' was destroyed at " + when(it->second->destroyed_at) +
-             " and its last hour is not settled yet; use a new instance id";
-    }
-    return "instance '" + ev.instance + "' already exists in account '" + name + "'";
-  }
+// Attachable GPUs (a host priced without them, GPUs priced per GPU): checks the event's GPUs
+// and finds their price. Returns the reason when the rules forbid them.
+std::optional<std::string> attachable_gpus(Sim& sim, const UsageEvent& ev, const InstanceType* type,
+                                           BillingMode mode, Seconds t, Currency ccy,
+                                           const PriceRow*& gpu_price, std::string& gpu_model) {
   const Catalog& cat = sim.catalog;
-  const Provider* provider = cat.find_provider(ev.provider);
-  if (!provider) return "unknown provider '" + ev.provider + "'";
-  const InstanceType* type = cat.find_instance_type(ev.provider, ev.instance_type);
-  if (!type) {
-    return "unknown instance type '" + ev.instance_type + "' for provider '" + ev.provider + "'";
-  }
-  const auto pol = sim.policy_at(ev.provider, t);
-  if (!pol.row) return "no billing policy for '" + ev.provider + "' at " + when(t);
-  const BillingPolicy& policy = *pol.row;
-  const BillingMode mode = *ev.mode;
-  if (mode != BillingMode::prepaid && !policy.payg_available) {
-    return "pay-as-you-go is not available at " + ev.provider + " (policy " +
-           std::to_string(policy.id) + ")";
-  }
-  const auto price = sim.price_at(ev.provider, SubjectKind::instance, type->id, ev.region, mode, t);
-  if (!price.row) return no_price(mode, type->id, ev.region, t);
-  const PriceUnit expected = mode == BillingMode::prepaid ? PriceUnit::month : PriceUnit::hour;
-  if (price.row->unit != expected) {
-    return "price row " + std::to_string(price.row->id) + " of " + type->id + " is per " +
-           std::string(to_string(price.row->unit)) + "; a " + std::string(to_string(mode)) +
-           " instance needs a price per " + std::string(to_string(expected));
-  }
-  const Currency ccy = price.row->amount.currency();
-  // Attachable GPUs (a host priced without them, GPUs priced per GPU).
-  const PriceRow* gpu_price = nullptr;
-  std::string gpu_model;
   if (ev.gpus) {
     if (type->attachable.empty()) {
       return type->id +
@@ -97,24 +65,12 @@ std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::
   } else if (!ev.gpu.empty()) {
     return "'gpu' needs 'gpus'";
   }
-  const auto bal_it = balances.find(std::string(ccy.code()));
-  const Decimal bal = bal_it == balances.end() ? Decimal{} : bal_it->second.amount;
-  const bool funded = bal_it != balances.end() && bal_it->second.funded;
-  std::optional<rules::PrepaidOrder> order;
-  if (mode == BillingMode::prepaid) {
-    const DiscountRow* discount =
-        cat.discount_at(ev.provider, type->family, BillingMode::prepaid, *ev.months, ev.time);
-    order = rules::prepaid_order(price.row->amount, *ev.months, discount, policy);
-    if (bal < order->charged.amount()) {
-      return "insufficient balance: the " + std::to_string(*ev.months) + "-month order costs " +
-             order->charged.to_string() + ", the " + ccy.to_string() + " balance is " +
-             money_text(bal, ccy);
-    }
-  } else if (funded && bal.sign() < 0) {
-    return "the " + ccy.to_string() + " balance is negative (" + money_text(bal, ccy) +
-           "): top up before creating a pay-as-you-go instance";
-  }
-  // Disks and bandwidth: priced where the catalog has an hourly price, else noted (never 0).
+  return std::nullopt;
+}
+
+// Disks and bandwidth: priced where the catalog has an hourly price, else noted (never 0).
+std::vector<ResourcePlan> plan_resources(Sim& sim, const UsageEvent& ev, BillingMode mode,
+                                         Seconds t, Currency ccy) {
   std::vector<ResourcePlan> resources;
   auto plan = [&](const std::string& component, const std::string& kind, std::int64_t size,
                   bool disk, const std::string& what) {
@@ -163,6 +119,68 @@ std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::
     plan("bandwidth", "fixed_mbps", *ev.bandwidth_mbps, false,
          "bandwidth " + std::to_string(*ev.bandwidth_mbps) + " Mbps");
   }
+  return resources;
+}
+
+}  // namespace
+
+std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::int64_t seq) {
+  const Seconds t = to_seconds(ev.time);
+  if (auto it = instances.find(ev.instance); it != instances.end()) {
+    if (it->second->state == State::destroyed) {
+      return "instance '" + ev.instance + "' was destroyed at " + when(it->second->destroyed_at) +
+             " and its last hour is not settled yet; use a new instance id";
+    }
+    return "instance '" + ev.instance + "' already exists in account '" + name + "'";
+  }
+  const Catalog& cat = sim.catalog;
+  const Provider* provider = cat.find_provider(ev.provider);
+  if (!provider) return "unknown provider '" + ev.provider + "'";
+  const InstanceType* type = cat.find_instance_type(ev.provider, ev.instance_type);
+  if (!type) {
+    return "unknown instance type '" + ev.instance_type + "' for provider '" + ev.provider + "'";
+  }
+  const auto pol = sim.policy_at(ev.provider, t);
+  if (!pol.row) return "no billing policy for '" + ev.provider + "' at " + when(t);
+  const BillingPolicy& policy = *pol.row;
+  const BillingMode mode = *ev.mode;
+  if (mode != BillingMode::prepaid && !policy.payg_available) {
+    return "pay-as-you-go is not available at " + ev.provider + " (policy " +
+           std::to_string(policy.id) + ")";
+  }
+  const auto price = sim.price_at(ev.provider, SubjectKind::instance, type->id, ev.region, mode, t);
+  if (!price.row) return no_price(mode, type->id, ev.region, t);
+  const PriceUnit expected = mode == BillingMode::prepaid ? PriceUnit::month : PriceUnit::hour;
+  if (price.row->unit != expected) {
+    return "price row " + std::to_string(price.row->id) + " of " + type->id + " is per " +
+           std::string(to_string(price.row->unit)) + "; a " + std::string(to_string(mode)) +
+           " instance needs a price per " + std::string(to_string(expected));
+  }
+  const Currency ccy = price.row->amount.currency();
+  // Attachable GPUs (a host priced without them, GPUs priced per GPU).
+  const PriceRow* gpu_price = nullptr;
+  std::string gpu_model;
+  if (auto reason = attachable_gpus(sim, ev, type, mode, t, ccy, gpu_price, gpu_model)) {
+    return reason;
+  }
+  const auto bal_it = balances.find(std::string(ccy.code()));
+  const Decimal bal = bal_it == balances.end() ? Decimal{} : bal_it->second.amount;
+  const bool funded = bal_it != balances.end() && bal_it->second.funded;
+  std::optional<rules::PrepaidOrder> order;
+  if (mode == BillingMode::prepaid) {
+    const DiscountRow* discount =
+        cat.discount_at(ev.provider, type->family, BillingMode::prepaid, *ev.months, ev.time);
+    order = rules::prepaid_order(price.row->amount, *ev.months, discount, policy);
+    if (bal < order->charged.amount()) {
+      return "insufficient balance: the " + std::to_string(*ev.months) + "-month order costs " +
+             order->charged.to_string() + ", the " + ccy.to_string() + " balance is " +
+             money_text(bal, ccy);
+    }
+  } else if (funded && bal.sign() < 0) {
+    return "the " + ccy.to_string() + " balance is negative (" + money_text(bal, ccy) +
+           "): top up before creating a pay-as-you-go instance";
+  }
+  std::vector<ResourcePlan> resources = plan_resources(sim, ev, mode, t, ccy);
 
   // ---- accepted: build the instance
   auto owned = std::make_unique<Instance>();
@@ -190,18 +208,7 @@ std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::
     if (!r.unpriced.empty()) history(sim, inst, t, r.unpriced, seq);
   }
   if (mode == BillingMode::prepaid) {
-    const Calendar& cal = *info_of(sim, inst).calendar;
-    inst.purchased_at = t;
-    inst.expiry = to_seconds(cal.add_months(ev.time, *ev.months));
-    inst.paid = order->charged.amount();
-    inst.monthly = price.row->amount.amount();
-    inst.factor = order->factor;
-    inst.auto_renew = ev.auto_renew.value_or(false);
-    inst.auto_renew_seq = seq;
-    charge(sim,
-           order_row(name, inst, "prepaid_order", t, inst.expiry, *order, *price.row, policy, seq),
-           t, seq, "charge");
-    schedule_prepaid(sim, inst, t);
+    order_prepaid(sim, inst, ev, t, seq, *order, *price.row, policy);
     return std::nullopt;
   }
   auto add_meter = [&](const std::string& component, Source source, const std::string& subject,
@@ -223,6 +230,23 @@ std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::
     add_meter(r.component, r.disk ? Source::disk : Source::bandwidth, r.kind, r.size, r.unit);
   }
   return std::nullopt;
+}
+
+// create's prepaid order: the instance's term, its order charge and its timers.
+void Account::order_prepaid(Sim& sim, Instance& inst, const UsageEvent& ev, Seconds t,
+                            std::int64_t seq, const rules::PrepaidOrder& order,
+                            const PriceRow& price, const BillingPolicy& policy) {
+  const Calendar& cal = *info_of(sim, inst).calendar;
+  inst.purchased_at = t;
+  inst.expiry = to_seconds(cal.add_months(ev.time, *ev.months));
+  inst.paid = order.charged.amount();
+  inst.monthly = price.amount.amount();
+  inst.factor = order.factor;
+  inst.auto_renew = ev.auto_renew.value_or(false);
+  inst.auto_renew_seq = seq;
+  charge(sim, order_row(name, inst, "prepaid_order", t, inst.expiry, order, price, policy, seq), t,
+         seq, "charge");
+  schedule_prepaid(sim, inst, t);
 }
 
 }  // namespace gpubill::replay
