@@ -266,6 +266,10 @@ class Account {
   // events
   std::optional<std::string> topup(Sim&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> create(Sim&, const UsageEvent&, std::int64_t seq);
+  // create's prepaid order: the instance's term, its order charge and its timers.
+  void order_prepaid(Sim&, Instance& inst, const UsageEvent& ev, Seconds t, std::int64_t seq,
+                     const rules::PrepaidOrder& order, const PriceRow& price,
+                     const BillingPolicy& policy);
   std::optional<std::string> start(Sim&, Instance&, Seconds t, std::int64_t seq);
   std::optional<std::string> stop(Sim&, Instance&, Seconds t, std::int64_t seq);
   std::optional<std::string> resize(Sim&, Instance&, const UsageEvent&, std::int64_t seq);

@@ -1,0 +1,404 @@
+// Replay simulation hour ends: meter settlement, settlement cycles, hour-end and bulk spans.
+#include <algorithm>
+
+#include "replay/replay_model.hpp"
+#include "replay/replay_sim_support.hpp"
+
+namespace gpubill::replay {
+
+namespace {
+
+// The same events (nearly always one): cheaper than vector == for the hourly fast path.
+bool same_seqs(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() == 1) return a[0] == b[0];
+  return a == b;
+}
+
+// The instance type a meter's rows name.
+const std::string& label_of(const Meter& m) {
+  return m.source == Source::instance ? m.subject : m.owner->type;
+}
+
+MeteredResource resource_of(const Meter& m) {
+  switch (m.source) {
+    case Source::disk:
+      return MeteredResource::disk;
+    case Source::bandwidth:
+      return MeteredResource::bandwidth;
+    default:
+      return MeteredResource::compute;
+  }
+}
+
+std::string mode_price_text(BillingMode mode) {
+  return std::string(to_string(mode));
+}
+
+// Resolves a meter's price and policy at t, through its cache.
+void resolve(Sim& sim, Meter& m, Seconds t) {
+  if (t >= m.cache_from && t < m.cache_until && (m.price || m.resource) && m.policy) return;
+  const Instance& inst = *m.owner;
+  Seconds until = kNever;
+  m.price = nullptr;
+  m.resource = nullptr;
+  switch (m.source) {
+    case Source::instance:
+    case Source::gpu: {
+      const auto p = sim.price_at(
+          inst.provider, m.source == Source::gpu ? SubjectKind::gpu : SubjectKind::instance,
+          m.subject, inst.region, inst.mode, t);
+      m.price = p.row;
+      until = p.until;
+      break;
+    }
+    case Source::disk:
+    case Source::bandwidth: {
+      const auto r =
+          sim.resource_at(m.source == Source::disk, inst.provider, m.subject, BillingMode::payg, t);
+      m.resource = r.row;
+      until = r.until;
+      break;
+    }
+  }
+  const auto pol = sim.policy_at(inst.provider, t);
+  m.policy = pol.row;
+  m.cache_from = t;
+  m.cache_until = std::min(until, pol.until);
+}
+
+const Money* meter_price(const Meter& m) {
+  if (m.price) return &m.price->amount;
+  if (m.resource) return &m.resource->amount;
+  return nullptr;
+}
+
+std::int64_t meter_price_id(const Meter& m) {
+  if (m.price) return m.price->id;
+  if (m.resource) return m.resource->id;
+  return 0;
+}
+
+bool sustained_use_applies(const BillingPolicy& policy, const Instance& inst, const Meter& m) {
+  return inst.mode == BillingMode::payg && is_compute(m) &&
+         policy.sustained_use_applies_to(inst.family);
+}
+
+}  // namespace
+
+void Account::close_cycle(Sim& sim, Meter& m, Seconds t) {
+  if (!m.cycle_end) return;
+  Instance& inst = *m.owner;
+  flush(sim, m);  // the cycle's usage rows end here
+  const BillingPolicy* policy = sim.policy_at(inst.provider, std::max(m.cycle_start, t - 1)).row;
+  if (!policy) policy = m.policy;
+  if (policy) {
+    const auto s = rules::settle_cycle(Money(m.cycle_exact, inst.currency), *policy);
+    if (!s.rounding.amount().is_zero()) {
+      const SettlementPeriod period = policy->settlement_period_of(resource_of(m));
+      ChargeRow row = base_row(name, inst);
+      row.instance_type = label_of(m);
+      row.component = m.component;
+      row.kind = "cycle_rounding";
+      row.period_start = m.cycle_start;
+      row.period_end = t;
+      row.quantity = "1";
+      row.unit = "settlement";
+      row.unit_price = m.cycle_exact;
+      row.price_unit = "settlement";
+      row.exact = Decimal{};
+      row.billed = s.rounding.amount();
+      row.rounding = s.rounding.amount();
+      row.decimals = policy->settlement_decimals;
+      row.policy_id = policy->id;
+      row.note = "settlement record of the " + std::string(to_string(period)) + " from " +
+                 when(m.cycle_start) +
+                 (t < m.cycle_end ? " (closed at release, " + when(t) + ")" : std::string()) +
+                 ": usage records " + money_text(m.cycle_exact, inst.currency) + " → " +
+                 std::string(to_string(policy->settlement_rounding)) + " to " +
+                 std::to_string(policy->settlement_decimals) + " decimals → " +
+                 money_text(s.billed.amount(), inst.currency);
+      inst.lifetime_billed += row.billed;
+      charge(sim, row, t, 0, "charge");
+    }
+  }
+  m.cycle_start = 0;
+  m.cycle_end = 0;
+  m.cycle_exact = Decimal{};
+  m.waiting_cycle = false;
+}
+
+// Settles one meter's open hour ending at e. Returns whether a settlement was made.
+void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
+  Instance& inst = *m.owner;
+  if (m.active) {
+    m.used += e - m.active_since;
+    m.active_since = e;
+    m.last_use = e;
+  }
+  const std::int64_t raw = m.used + m.extra;
+  if (raw > 0) {
+    resolve(sim, m, m.first_use);
+    const Money* price = meter_price(m);
+    if (!price || !m.policy) {
+      history(sim, inst, e,
+              "unpriced: no " + mode_price_text(inst.mode) + " price or policy for " + m.component +
+                  " " + m.subject + " at " + when(m.first_use) + "; the hour ending " + when(e) +
+                  " (" + std::to_string(raw) + " s) is not charged",
+              0);
+    } else {
+      const BillingPolicy& policy = *m.policy;
+      const MeteredResource resource = resource_of(m);
+      const SettlementPeriod period = policy.settlement_period_of(resource);
+      // A policy change to hourly settlement ends the open cycle before this hour.
+      if (m.cycle_end && period == SettlementPeriod::hour) close_cycle(sim, m, m.first_use);
+      const std::int64_t price_id = meter_price_id(m);
+      const std::string& label = label_of(m);
+      Run& r = m.run;
+      const bool full =
+          m.first_use == e - kHour && m.used == kHour && m.extra == 0 && m.note.empty();
+      if (full && r.repeat > 0 && r.full_hour && r.end == e - kHour && r.price_id == price_id &&
+          r.unit_price == price->amount() && r.policy_id == policy.id &&
+          same_seqs(r.seqs, m.seqs) && (m.source == Source::instance || r.instance_type == label)) {
+        ++r.repeat;
+        r.end = e;
+        if (r.row_id) r.dirty = true;
+      } else {
+        const std::int64_t metered = rules::metered_seconds(raw, policy);
+        const std::int64_t quantity = metered * m.multiplier;
+        const auto s = rules::usage_record(*price, quantity, policy, resource);
+        flush(sim, m);
+        r.repeat = 1;
+        r.start = m.first_use;
+        r.end = full ? e : std::min(e, std::max(m.last_use, m.first_use + raw));
+        r.full_hour = full && metered == kHour;
+        r.quantity = quantity;
+        r.unit_price = price->amount();
+        r.price_id = price_id;
+        r.policy_id = policy.id;
+        r.exact = s.exact.amount();
+        r.billed = s.billed.amount();
+        r.rounding = s.rounding.amount();
+        r.decimals = policy.settlement_decimals;
+        r.seqs = m.seqs;
+        r.instance_type = label;
+        r.note = m.note;
+        if (metered != raw) {
+          if (!r.note.empty()) r.note += "; ";
+          r.note += std::to_string(raw) + " s metered in units of " +
+                    std::to_string(policy.metering_granularity_seconds) +
+                    " s = " + std::to_string(metered) + " s";
+        }
+      }
+      r.settled_at = e;
+      balance_of(inst).amount -= r.billed;
+      inst.lifetime_billed += r.billed;
+      ++sim.settlements;
+      if (period != SettlementPeriod::hour) {
+        if (!m.cycle_end) {
+          const Calendar& cal = *info_of(sim, inst).calendar;
+          m.cycle_start = to_seconds(rules::cycle_start(period, to_instant(m.first_use), cal));
+          m.cycle_end = to_seconds(rules::cycle_end(period, to_instant(m.first_use), cal));
+        }
+        m.cycle_exact += r.exact;
+      }
+      if (sustained_use_applies(policy, inst, m)) add_sustained_use(sim, m, e, 1);
+    }
+  }
+  m.used = 0;
+  m.extra = 0;
+  m.note.clear();
+  m.seqs.clear();
+  if (m.cycle_end && e >= m.cycle_end) close_cycle(sim, m, e);
+  m.waiting_cycle = false;
+  if (m.active) {
+    m.seqs.push_back(m.active_seq);
+    m.first_use = e;
+    m.last_use = e;
+    m.hour_end = sim.next_hour_end(info_of(sim, inst), e);
+  } else if (m.cycle_end && !m.retired) {
+    m.hour_end = m.cycle_end;  // stopped: wait for the cycle's end to round its record
+    m.waiting_cycle = true;
+  } else {
+    if (m.cycle_end) close_cycle(sim, m, e);  // released: its last settlement record
+    m.hour_end = 0;
+  }
+}
+
+void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
+  auto& settled = sim.scratch;
+  settled.clear();
+  Seconds next = kNever, valid_until = kNever, grid_until = kNever;
+  bool steady = true;
+  std::size_t w = 0;
+  // Balances debited at e (few): checked for arrears once all of e is settled.
+  std::array<Instance*, 4> touched{};
+  std::size_t n_touched = 0;
+  bool overflow_touched = false;
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    Meter* m = live_[i];
+    if (m->hour_end != e) {
+      if (m->hour_end == 0) {
+        m->listed = false;
+        continue;
+      }
+      if (m->waiting_cycle && m->hour_end - kHour > e) {
+        // Stopped, waiting to round its cycle: the others may run on in bulk until then.
+        valid_until = std::min(valid_until, m->hour_end - kHour);
+      } else {
+        steady = false;
+      }
+      next = std::min(next, m->hour_end);
+      live_[w++] = m;
+      continue;
+    }
+    settle_meter(sim, *m, e);
+    settled.push_back(m);
+    {
+      const Balance* b = &balance_of(*m->owner);
+      bool seen = false;
+      for (std::size_t k = 0; k < n_touched; ++k) seen = seen || touched[k]->bal == b;
+      if (!seen) {
+        if (n_touched < touched.size()) {
+          touched[n_touched++] = m->owner;
+        } else {
+          overflow_touched = true;
+        }
+      }
+    }
+    if (m->hour_end == 0) {
+      m->listed = false;
+      continue;
+    }
+    live_[w++] = m;
+    next = std::min(next, m->hour_end);
+    if (!steady) continue;
+    // Will the next hour be identical to this one?
+    const Run& r = m->run;
+    const ProviderInfo& p = info_of(sim, *m->owner);
+    const bool same = r.repeat > 0 && r.full_hour && r.end == e && m->hour_end == e + kHour &&
+                      (m->cycle_end == 0 || e + kHour < m->cycle_end) && m->seqs.size() == 1 &&
+                      r.seqs.size() == 1 && r.seqs[0] == m->seqs[0] && e >= m->cache_from &&
+                      e < m->cache_until && meter_price(*m) && m->policy &&
+                      meter_price_id(*m) == r.price_id &&
+                      meter_price(*m)->amount() == r.unit_price && m->policy->id == r.policy_id &&
+                      (m->source == Source::instance || r.instance_type == label_of(*m));
+    if (!same) {
+      steady = false;
+      continue;
+    }
+    valid_until = std::min(valid_until, m->cache_until);
+    if (m->cycle_end) valid_until = std::min(valid_until, m->cycle_end - kHour);
+    grid_until = std::min(grid_until,
+                          (p.offset_from <= e && e + kHour < p.offset_until) ? p.offset_until : e);
+  }
+  live_.resize(w);
+  next_hour_end_ = next;
+  if (overflow_touched) {
+    for (auto& [code, b] : balances) after_debit(sim, Currency::parse(code), e);
+  } else {
+    for (std::size_t i = 0; i < n_touched; ++i) {
+      const Balance& b = *touched[i]->bal;
+      if (b.funded && b.amount.sign() < 0 && !b.negative_since) {
+        after_debit(sim, touched[i]->currency, e);
+      }
+    }
+  }
+  for (Meter* m : settled) {
+    if (m->run.repeat > 0 && m->run.settled_at == e) {
+      m->run.balance_after = balance_of(*m->owner).amount;
+    }
+  }
+  // Meters whose run ended: write the final row; retired ones leave their instance.
+  std::vector<Instance*> finished;
+  for (Meter* m : settled) {
+    if (m->hour_end != 0 || m->active) continue;
+    flush(sim, *m);
+    if (m->retired && std::find(finished.begin(), finished.end(), m->owner) == finished.end()) {
+      finished.push_back(m->owner);
+    }
+  }
+  settled.clear();
+  std::sort(finished.begin(), finished.end(),
+            [](const Instance* a, const Instance* b) { return a->index < b->index; });
+  for (Instance* inst : finished) {
+    retire_settled(sim, *inst);
+    finish_if_done(sim, *inst, e);
+  }
+  if (!steady || live_.empty()) return;
+  const Seconds tt = timers_.empty() ? kNever : std::get<0>(*timers_.begin());
+  bulk(sim, e, std::min({target, tt, next_sustained_close()}), valid_until, grid_until);
+}
+
+// Every live meter settled a full, steady hour at e: settle the following hours up to `bound`
+// at once, as far as prices, policies, the zone's offset and the balance allow.
+void Account::bulk(Sim& sim, Seconds e, Seconds bound, Seconds valid_until, Seconds grid_until) {
+  if (bound <= e) return;
+  if (std::all_of(live_.begin(), live_.end(), [](const Meter* m) { return m->waiting_cycle; })) {
+    return;  // nothing settles before the first waiting cycle ends
+  }
+  Seconds n = (bound - e) / kHour;
+  // Hour k (1-based) starts at e + (k−1)·3600 and must start before any price/policy change.
+  if (valid_until != kNever) n = std::min(n, (valid_until - e - 1) / kHour + 1);
+  // The hour end after the span, e + (n+1)·3600, must still be in the same UTC offset.
+  if (grid_until != kNever) n = std::min(n, (grid_until - e - 1) / kHour - 1);
+  if (n <= 0) return;
+  // Hourly debit per currency, and the first hour that would make a funded balance negative.
+  struct Debit {
+    std::string code;
+    Decimal hourly;
+  };
+  std::vector<Debit> debits;
+  for (Meter* m : live_) {
+    if (m->waiting_cycle) continue;
+    const std::string_view code = m->owner->currency.code();
+    auto it =
+        std::find_if(debits.begin(), debits.end(), [&](const Debit& d) { return d.code == code; });
+    if (it == debits.end()) {
+      debits.push_back({std::string(code), m->run.billed});
+    } else {
+      it->hourly += m->run.billed;
+    }
+  }
+  for (const Debit& d : debits) {
+    const Balance& b = balances[d.code];
+    if (!b.funded || b.negative_since || d.hourly.sign() <= 0) continue;
+    // b.amount >= 0 here (a negative funded balance has negative_since set).
+    const int128_t k = b.amount.units() / d.hourly.units() + 1;
+    if (k < n) n = static_cast<Seconds>(k);
+  }
+  if (n <= 0) return;
+  Seconds waiting_until = kNever;
+  for (Meter* m : live_) {
+    if (m->waiting_cycle) {
+      waiting_until = std::min(waiting_until, m->hour_end);
+      continue;
+    }
+    Run& r = m->run;
+    if (m->cycle_end) m->cycle_exact += r.exact * n;
+    if (m->policy && sustained_use_applies(*m->policy, *m->owner, *m)) {
+      add_sustained_use(sim, *m, e + kHour, n);
+    }
+    r.repeat += n;
+    r.end += n * kHour;
+    r.settled_at = r.end;
+    if (r.row_id) r.dirty = true;
+    m->hour_end += n * kHour;
+    m->first_use = m->active_since = m->last_use = m->hour_end - kHour;
+    m->owner->lifetime_billed += r.billed * n;
+  }
+  const auto settling =
+      std::count_if(live_.begin(), live_.end(), [](const Meter* m) { return !m->waiting_cycle; });
+  sim.settlements += n * static_cast<std::int64_t>(settling);
+  next_hour_end_ = std::min(e + (n + 1) * kHour, waiting_until);
+  const Seconds last = e + n * kHour;
+  for (const Debit& d : debits) {
+    balances[d.code].amount -= d.hourly * n;
+    after_debit(sim, Currency::parse(d.code), last);
+  }
+  for (Meter* m : live_) {
+    if (!m->waiting_cycle) m->run.balance_after = balance_of(*m->owner).amount;
+  }
+}
+
+}  // namespace gpubill::replay
