@@ -12,6 +12,7 @@ packages=(
   clang-format
   clang libclang-rt-14-dev  # the sanitizer build and libFuzzer (scripts/test.sh --sanitize)
   ccache                    # rebuilds compile only what changed
+  python3                   # the architecture check (scripts/check_architecture.py)
   chromium fonts-noto-cjk   # the HTML reports' browser test (tests/report/report_browser.sh)
 )
 sudo_cmd=()
