@@ -206,33 +206,28 @@ Document::Row& Document::Row::integer(const std::optional<std::int64_t>& n) {
 }
 
 // Decimals and instants need no escaping in JSON or CSV: written straight into the buffer when
-// their column is text, as text() would write them.
-Document::Row& Document::Row::decimal(const Decimal& d) {
+// their column is text, as text() would write them; else through scratch_ as text().
+template <typename Append>
+Document::Row& Document::Row::plain_text(Append append) {
   if (s_.format != Format::table && s_.columns.at(cell_).kind == Kind::text) {
     next_cell();
     if (s_.format == Format::csv && !s_.in_csv) return *this;
     if (s_.format == Format::json) s_.buf += '"';
-    d.append_to(s_.buf);
+    append(s_.buf);
     if (s_.format == Format::json) s_.buf += '"';
     return *this;
   }
   scratch_.clear();
-  d.append_to(scratch_);
+  append(scratch_);
   return scratch_cell();
 }
 
+Document::Row& Document::Row::decimal(const Decimal& d) {
+  return plain_text([&](std::string& out) { d.append_to(out); });
+}
+
 Document::Row& Document::Row::instant(Instant t) {
-  if (s_.format != Format::table && s_.columns.at(cell_).kind == Kind::text) {
-    next_cell();
-    if (s_.format == Format::csv && !s_.in_csv) return *this;
-    if (s_.format == Format::json) s_.buf += '"';
-    append_instant(s_.buf, t);
-    if (s_.format == Format::json) s_.buf += '"';
-    return *this;
-  }
-  scratch_.clear();
-  append_instant(scratch_, t);
-  return scratch_cell();
+  return plain_text([&](std::string& out) { append_instant(out, t); });
 }
 
 Document::Row& Document::Row::integer_list(const std::vector<std::int64_t>& items) {

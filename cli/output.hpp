@@ -142,6 +142,9 @@ class Document {
     Kind next_cell();
     // A cell whose text is in scratch_: as text() writes it.
     Row& scratch_cell();
+    // A cell of text that needs no escaping, made by append(std::string&) (output.cpp).
+    template <typename Append>
+    Row& plain_text(Append append);
     State& s_;
     std::size_t cell_ = 0;
     std::string scratch_;
