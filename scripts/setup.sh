@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# Installs every build and test dependency of gpubill from Debian packages.
-# Safe to run repeatedly; needs root (or sudo) for apt-get.
+# Installs gpubill's dependencies from Debian packages. Safe to run repeatedly; needs root (or
+# sudo) for apt-get, and asks apt only for what is missing.
+#   scripts/setup.sh             what building and running the CLI and the library needs
+#   scripts/setup.sh --test      and what the test suite needs (scripts/test.sh)
+#   scripts/setup.sh --sanitize  and what the sanitizer and fuzz build needs (test.sh --sanitize)
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config git
-  libsqlite3-dev sqlite3 libsqlitecpp-dev
+  build-essential cmake pkg-config
+  libsqlite3-dev libsqlitecpp-dev
   libhowardhinnant-date-dev tzdata
-  nlohmann-json3-dev catch2 libcli11-dev
+  nlohmann-json3-dev libcli11-dev
   libsimdjson-dev           # the usage-log reader: validates UTF-8 and JSON structure
-  libbenchmark-dev
-  clang-format
-  clang libclang-rt-14-dev  # the sanitizer build and libFuzzer (scripts/test.sh --sanitize)
   ccache                    # rebuilds compile only what changed
+)
+test_packages=(
+  catch2                    # the unit and scenario tests
+  libbenchmark-dev          # bench/ (built with the tests, so that it keeps compiling)
   python3                   # the architecture check (scripts/check_architecture.py)
   chromium fonts-noto-cjk   # the HTML reports' browser test (tests/report/report_browser.sh)
 )
+sanitize_packages=(
+  clang libclang-rt-14-dev  # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer
+)
+for arg in "$@"; do
+  case "$arg" in
+    --test) packages+=("${test_packages[@]}") ;;
+    --sanitize) packages+=("${test_packages[@]}" "${sanitize_packages[@]}") ;;
+    *) echo "setup.sh: unknown option $arg (--test, --sanitize)" >&2; exit 2 ;;
+  esac
+done
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 missing=()
@@ -23,6 +37,6 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update
-  "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
