@@ -1,9 +1,12 @@
 // gpubill catalog gpus | offers | show | import | validate.
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+
+#include <unistd.h>
 
 #include "commands.hpp"
 #include "gpubill/base/errors.hpp"
@@ -266,9 +269,22 @@ int run_show(const Globals& globals, const ShowArgs& args) {
 struct ImportArgs {
   std::string file, provider, as_of, effective_from, source;
   bool skypilot = false;
-  bool quiet = false;  // no progress bar
+  bool quiet = false;     // no progress bar
+  bool redefine = false;  // may change providers and instance types that settled bills use
   Format format = Format::table;
 };
+
+// The bounds and pinning of an import (catalog_import.hpp). The one place the catalog import
+// reads the wall clock: a row dated more than a year ahead is a typo (prices are announced
+// weeks or months ahead, not years).
+ImportOptions import_options(const ImportArgs& args, const ProgressSink& progress) {
+  ImportOptions options;
+  options.not_after = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()) +
+                      std::chrono::days{366};
+  options.redefine = args.redefine;
+  options.progress = progress;
+  return options;
+}
 
 // The rows a report counts, by kind: (kind, rows), every kind, in the file's section order.
 std::vector<std::pair<std::string, std::size_t>> rows_by_kind(const ImportReport& r) {
@@ -365,8 +381,8 @@ ImportReport import_file(Database& db, const ImportArgs& args, bool write) {
           "files only (a JSON catalog file carries them in its rows)");
     }
     ProgressBar bar(args.quiet || !write);
-    auto report = write ? import_catalog_file(db, args.file, bar.sink())
-                        : validate_catalog_file(db, args.file);
+    auto report = write ? import_catalog_file(db, args.file, import_options(args, bar.sink()))
+                        : validate_catalog_file(db, args.file, import_options(args, {}));
     bar.finish();
     return report;
   }
@@ -381,8 +397,9 @@ ImportReport import_file(Database& db, const ImportArgs& args, bool write) {
     options.effective_from = parse_instant(args.effective_from, /*allow_date=*/true);
   }
   ProgressBar bar(args.quiet || !write);
-  auto report = write ? import_skypilot_file(db, args.file, options, bar.sink())
-                      : validate_skypilot_file(db, args.file, options);
+  auto report = write
+                    ? import_skypilot_file(db, args.file, options, import_options(args, bar.sink()))
+                    : validate_skypilot_file(db, args.file, options, import_options(args, {}));
   bar.finish();
   return report;
 }
@@ -418,6 +435,10 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
                   "SkyPilot: when the prices take effect (date or RFC 3339; default: --as-of)");
   sub->add_option("--source", args->source,
                   "SkyPilot: provenance written on every row (default: the file name)");
+  sub->add_flag("--redefine", args->redefine,
+                "Allow changing the currency or time zone of a provider, or the GPUs or family of "
+                "an instance type, that settled bills use (each change is listed; `gpubill "
+                "rebuild` re-prices the bills)");
   if (write) add_quiet_option(*sub, args->quiet);
   add_format_option(*sub, args->format);
   add_db_option(*sub, globals);
@@ -425,6 +446,13 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
     action = [&globals, args, write] { return run_import(globals, *args, write); };
   });
   return sub;
+}
+
+// Whether gpubill may write the database at `path` and create files beside it (WAL's -shm):
+// a read on a database it may not write uses the database as it is.
+bool writable(const std::string& path) {
+  const auto dir = std::filesystem::path(path).parent_path();
+  return ::access(path.c_str(), W_OK) == 0 && ::access(dir.empty() ? "." : dir.c_str(), W_OK) == 0;
 }
 
 }  // namespace
@@ -463,13 +491,21 @@ Database Globals::open_database(Access access) const {
                        "' for the database: " + ec.message());
     }
   }
+  if (exists && named && access == Access::read && std::filesystem::is_regular_file(path, ec) &&
+      std::filesystem::file_size(path, ec) == 0) {
+    throw InputError("command line", "", from_flag ? "--db" : "GPUBILL_DB",
+                     "'" + path +
+                         "' is an empty file, not a gpubill database: a command that only reads "
+                         "does not fill it (`gpubill init` does)");
+  }
   if (exists && access == Access::read) {
     options.read_only = true;
     try {
       auto db = Database::open(path, options);
-      if (bundled_catalog_is_current(db)) return db;
+      if (bundled_catalog_is_current(db) || !writable(path)) return db;
     } catch (const StoreError&) {
       // An older schema (or another fault, which opening for writing reports again).
+      if (!writable(path)) throw;
     }
     options.read_only = false;
   }

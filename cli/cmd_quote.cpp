@@ -413,7 +413,8 @@ void add_quote_commands(CLI::App& app, Globals& globals, Action& action) {
     auto format = std::make_shared<Format>(Format::table);
     auto show = std::make_shared<QuoteShow>();
     add_workload_options(*sub, *args);
-    sub->add_option("--top", show->top, "Show the best N priced lines (default 20; 0 = all)");
+    sub->add_option("--top", show->top, "Show the best N priced lines (default 20; 0 = all)")
+        ->check(count_flag(0, kMaxTop));
     auto* explain = sub->add_option(
         "--explain", show->explain,
         "Show the arithmetic of one offer's lines: a rank, a line or offer id, or part of one "

@@ -26,7 +26,7 @@ void add_guard_options(CLI::App& sub, GuardArgs& g) {
                "always a wrong date)");
   sub.add_option("--future-margin-days", g.future_margin_days,
                  "Refuse event times and --until later than now plus this many days")
-      ->check(CLI::Range(0, 36'500))
+      ->check(count_flag(0, 36'500))
       ->default_val(1);
   add_quiet_option(sub, g.quiet);
 }
@@ -113,9 +113,23 @@ int print_rebuild(const RebuildReport& r, Format format) {
                           {"charge_rows", std::to_string(r.replay.charge_rows), count},
                           {"settlements", std::to_string(r.replay.settlements), count},
                           {"clock_before", r.clock_before ? format_instant(*r.clock_before) : ""},
-                          {"clock", r.replay.clock ? format_instant(*r.replay.clock) : ""}});
+                          {"clock", r.replay.clock ? format_instant(*r.replay.clock) : ""},
+                          {"lines_moved", std::to_string(r.moved.size()), count}});
   t.columns[1].right_align = true;
   write_table(std::cout, t, format);
+  if (format == Format::table && !r.moved.empty()) {
+    // Re-pricing the past: every line whose billed total changed, appeared or went away.
+    std::cout << "\nlines moved (billed total before → after):\n";
+    const auto total = [](const std::optional<Money>& m) {
+      return m ? m->amount().to_string() + " " + m->currency().to_string() : std::string("none");
+    };
+    for (const MovedLine& m : r.moved) {
+      std::cout << "  " << m.account << " " << (m.instance.empty() ? "-" : m.instance) << " "
+                << m.component << " " << m.kind << " " << format_instant(m.period_start) << " … "
+                << format_instant(m.period_end) << ": " << total(m.before) << " → "
+                << total(m.after) << "\n";
+    }
+  }
   return 0;
 }
 
@@ -164,7 +178,7 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->add_option("--cache-mib", args->cache_mib,
                     "Cap of the database page cache during the replay, in MiB (taken only as "
                     "needed; long logs replay faster with more)")
-        ->check(CLI::Range(2, 65'536))
+        ->check(count_flag(2, 65'536))
         ->default_val(kDefaultReplayCacheKiB / 1024);
     add_format_option(*sub, args->format);
     add_db_option(*sub, globals);

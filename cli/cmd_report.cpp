@@ -1,6 +1,5 @@
 // gpubill report quote | lease-vs-buy | bill: the HTML reports (include/gpubill/report/report.hpp),
 // with the flags of the commands whose numbers they draw.
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -10,35 +9,37 @@
 #include "gpubill/ledger/ledger.hpp"
 #include "gpubill/report/report.hpp"
 #include "quote_args.hpp"
+#include "report_file.hpp"
 #include "tco_args.hpp"
 
 namespace gpubill::cli {
 
 namespace {
 
-// Writes the page to `path` ("-" = standard output). The page is built in memory first, so
+// Writes the page to `output.path` (report_file.hpp). The page is built in memory first, so
 // that a failed report leaves no half-written file.
+struct Output {
+  std::string path;
+  bool force = false;
+};
+
 template <class Write>
-void write_page(const std::string& path, Write&& write) {
+void write_page(const Output& output, const Database& db, Write&& write) {
   std::ostringstream page;
   write(page);
-  if (path == "-") {
-    std::cout << page.str();
-    return;
-  }
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw InputError(path, "", "--output", "cannot be opened for writing");
-  file << page.str();
-  file.close();
-  if (!file) throw InputError(path, "", "--output", "could not be written");
+  write_report_file(output.path, page.str(), db.path(), output.force);
 }
 
-void add_output_option(CLI::App& sub, std::string& path) {
-  sub.add_option("-o,--output", path, "The HTML file to write (- for standard output)")->required();
+void add_output_option(CLI::App& sub, Output& output) {
+  sub.add_option("-o,--output", output.path, "The HTML file to write (- for standard output)")
+      ->required();
+  sub.add_flag("--force", output.force,
+               "Replace an existing file that is not a report gpubill wrote (never the database)");
 }
 
 struct BillReportArgs {
-  std::string account, month, zone, output;
+  std::string account, month, zone;
+  Output output;
 };
 
 int run_bill_report(const Globals& globals, const BillReportArgs& args) {
@@ -48,7 +49,7 @@ int run_bill_report(const Globals& globals, const BillReportArgs& args) {
   std::optional<Calendar> calendar;
   if (!args.zone.empty()) calendar = flag_value("--zone", [&] { return Calendar(args.zone); });
   const BillReportData data = load_bill_report(db, args.account, year, month, calendar);
-  write_page(args.output, [&](std::ostream& out) { write_bill_report(out, data); });
+  write_page(args.output, db, [&](std::ostream& out) { write_bill_report(out, data); });
   return kExitOk;
 }
 
@@ -64,11 +65,13 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action) {
     auto args = std::make_shared<WorkloadArgs>();
     auto top = std::make_shared<std::size_t>(0);
     auto bars = std::make_shared<std::size_t>(10);
-    auto output = std::make_shared<std::string>();
+    auto output = std::make_shared<Output>();
     add_workload_options(*sub, *args);
-    sub->add_option("--top", *top, "Report the best N priced lines (default 0 = all)");
+    sub->add_option("--top", *top, "Report the best N priced lines (default 0 = all)")
+        ->check(count_flag(0, kMaxTop));
     sub->add_option("--bars-per-mode", *bars,
-                    "Draw the best N lines of each billing mode as bars (default 10; 0 = all)");
+                    "Draw the best N lines of each billing mode as bars (default 10; 0 = all)")
+        ->check(count_flag(0, kMaxTop));
     add_output_option(*sub, *output);
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args, top, bars, output] {
@@ -77,7 +80,7 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action) {
         QuoteOptions options;
         options.top = *top;
         const auto priced = price_workload(db, build_workload(*args), options);
-        write_page(*output, [&](std::ostream& out) {
+        write_page(*output, db, [&](std::ostream& out) {
           write_quote_report(out, priced->result, describe(priced->workload), *bars);
         });
         return priced->result.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
@@ -88,7 +91,7 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action) {
     auto* sub = report->add_subcommand(
         "lease-vs-buy", "Cumulative cost by month and cost against utilisation, buy against rent");
     auto args = std::make_shared<TcoArgs>();
-    auto output = std::make_shared<std::string>();
+    auto output = std::make_shared<Output>();
     add_tco_options(*sub, *args);
     add_output_option(*sub, *output);
     add_db_option(*sub, globals);
@@ -97,7 +100,7 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action) {
         auto db = globals.open_database(Access::read);
         const auto catalog = Catalog::load(db);
         const LeaseVsBuyResult r = lease_vs_buy_of(catalog, *args);
-        write_page(*output, [&](std::ostream& out) { write_lease_vs_buy_report(out, r); });
+        write_page(*output, db, [&](std::ostream& out) { write_lease_vs_buy_report(out, r); });
         return r.options.empty() ? kExitNothingMatched : kExitOk;
       };
     });

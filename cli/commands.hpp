@@ -59,6 +59,13 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action);
 // replay, instances (cmd_replay.cpp).
 void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
 
+// A CLI11 check for a count flag (--top, --bars-per-mode, --cache-mib, …): a whole number from
+// `min` to `max`. Anything else is a usage error (exit 2) naming the flag: "--top: must be ≥ 0
+// (found -3)".
+CLI::Validator count_flag(long long min, long long max);
+// The largest --top: far more lines than any quote has (0 = all of them).
+inline constexpr long long kMaxTop = 1'000'000;
+
 // The instant a flag gives (RFC 3339, or YYYY-MM-DD for 00:00 UTC); nullopt when the flag was
 // not given. Throws InputError("command line", "", flag, …) for an empty or malformed value, so
 // that the message names the flag.

@@ -10,6 +10,24 @@
 
 namespace gpubill::cli {
 
+CLI::Validator count_flag(long long min, long long max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        const bool negative = !text.empty() && text[0] == '-';
+        const std::string digits = negative ? text.substr(1) : text;
+        if (digits.empty() || digits.size() > 18 ||
+            digits.find_first_not_of("0123456789") != std::string::npos) {
+          return "must be a whole number from " + std::to_string(min) + " to " +
+                 std::to_string(max) + " (found '" + text + "')";
+        }
+        const long long v = std::stoll(text);
+        if (v < min) return "must be ≥ " + std::to_string(min) + " (found " + text + ")";
+        if (v > max) return "must be at most " + std::to_string(max) + " (found " + text + ")";
+        return {};
+      },
+      "INT in [" + std::to_string(min) + " - " + std::to_string(max) + "]");
+}
+
 std::optional<Instant> instant_flag(const std::string& flag,
                                     const std::optional<std::string>& text) {
   if (!text) return std::nullopt;
@@ -53,6 +71,10 @@ std::pair<int, unsigned> parse_month(const std::string& text) {
   const int year = std::stoi(text.substr(0, 4));
   const unsigned month = static_cast<unsigned>(std::stoi(text.substr(5, 2)));
   if (month < 1 || month > 12) bad();
+  if (year < 1970) {
+    throw ParseError("'" + text +
+                     "' is before 1970-01: no cloud server was billed then; check the year");
+  }
   return {year, month};
 }
 

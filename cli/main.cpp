@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "gpubill/base/errors.hpp"
 #include "output.hpp"
+#include "stdout_buffer.hpp"
 
 namespace gpubill::cli {
 
@@ -53,12 +54,18 @@ int main(int argc, char** argv) {
     return cli::kExitUsage;
   }
   cli::set_text_layout(cli::terminal_layout(globals.wide));
+  // A write that fails (a full disk, a closed descriptor) stops the command with exit 1.
+  cli::CheckedStdout out;
   try {
-    return action ? action() : cli::kExitOk;
+    const int status = action ? action() : cli::kExitOk;
+    out.finish();
+    return status;
   } catch (const gpubill::Error& e) {
+    out.release();
     std::cerr << "gpubill: " << printable(e.what()) << "\n";
     return cli::kExitError;
   } catch (const std::exception& e) {
+    out.release();
     std::cerr << "gpubill: internal error (please report it): " << printable(e.what()) << "\n";
     return cli::kExitInternal;
   }

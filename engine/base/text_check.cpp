@@ -101,4 +101,39 @@ std::optional<std::string> problem(std::string_view text, std::size_t max_bytes)
   return std::nullopt;
 }
 
+namespace {
+
+// Characters that show nothing or reorder what follows: zero-width spaces and joiners, the
+// word joiner, the byte order mark, and the bidirectional marks, embeddings, overrides and
+// isolates (Unicode UAX #9: U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069).
+bool invisible(std::uint32_t cp) {
+  return (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x2069) || cp == 0x061C || cp == 0xFEFF || cp == 0x180E;
+}
+
+// White space of Unicode's White_Space property (tab and newline are control characters).
+bool space(std::uint32_t cp) {
+  return cp == 0x20 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
+         cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+}  // namespace
+
+std::optional<std::string> name_problem(std::string_view text, std::size_t max_bytes) {
+  if (auto why = problem(text, max_bytes)) return why;
+  bool all_space = true;
+  std::uint32_t cp = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t len = decode(text, i, cp);
+    if (invisible(cp)) {
+      return "contains the invisible character " + hex(cp) + " (byte " + std::to_string(i + 1) +
+             "): two names that look the same would be different";
+    }
+    all_space = all_space && space(cp);
+    i += len;
+  }
+  if (all_space) return std::string("is only white space");
+  return std::nullopt;
+}
+
 }  // namespace gpubill::text_check

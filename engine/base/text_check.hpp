@@ -20,6 +20,11 @@ constexpr std::size_t kMaxTextBytes = 4096;
 // or longer than `max_bytes`.
 std::optional<std::string> problem(std::string_view text, std::size_t max_bytes);
 
+// problem(), and for a name that people read and type (an account, an instance, an event id):
+// nothing but white space, or a character that shows nothing or reorders the text around it
+// (zero-width spaces and joiners, U+FEFF, bidirectional marks, overrides and isolates).
+std::optional<std::string> name_problem(std::string_view text, std::size_t max_bytes);
+
 // `text` with every control character but tab and newline, and every byte that is not part of
 // valid UTF-8, written as \xHH: safe to print on a terminal (an escape sequence in a log line
 // would otherwise reach it through an error message quoting the line).

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "catalog/catalog_bounds.hpp"
+#include "catalog/catalog_pinned.hpp"
 #include "catalog/catalog_settled.hpp"
 #include "catalog/catalog_store.hpp"
 #include "gpubill/base/errors.hpp"
@@ -37,22 +39,51 @@ auto in_transaction(Database& database, bool commit, Work work) {
   }
 }
 
+// The checks every import makes once its rows are read, and the write: the rows' bounds, their
+// references, re-declared providers and instance types, and (after writing) the pinned rows.
+ImportReport check_and_write(SQLite::Database& db, const CatalogData& data,
+                             const CatalogData& known, const std::string& path,
+                             const RowPlaces& places, const ImportOptions& options, bool commit) {
+  check_catalog_bounds(data, path, places, options.not_after);
+  check_catalog_references(data, known, path);
+  ImportReport report = count_rows(data);
+  report.file = path;
+  report.notes = check_redefinitions(db, data, known, path, places, options.redefine);
+  (void)PinnedRows(db, data).check_unchanged(path, places, false);
+  if (!commit) return report;
+  write_catalog_data(db, data, options.progress);
+  for (auto& n : settled_charges_affected(db, data.prices)) report.notes.push_back(std::move(n));
+  return report;
+}
+
 ImportReport import_json(Database& database, const std::string& path, bool commit,
-                         const ProgressSink& progress = {}) {
+                         const ImportOptions& options) {
   const CatalogData data = parse_catalog_json(read_input_file(path), path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
-    check_catalog_references(data, read_catalog_data(db), path);
-    if (commit) write_catalog_data(db, data, progress);
-    ImportReport report = count_rows(data);
-    report.file = path;
-    if (commit) report.notes = settled_charges_affected(db, data.prices);
-    return report;
+    return check_and_write(db, data, read_catalog_data(db), path, json_row_places(), options,
+                           commit);
   });
+}
+
+// SkyPilot rows came from lines of the CSV and from the command line's options.
+RowPlaces skypilot_places(const SkyPilotImport& result, const SkyPilotOptions& options) {
+  return [&result, &options](std::string_view section, std::size_t row, std::string_view field) {
+    if (field == "as_of") return RowPlace{"", "--as-of"};
+    if (field == "effective_from") {
+      return RowPlace{"", options.effective_from ? "--effective-from" : "--as-of"};
+    }
+    if (section == "prices" && row < result.price_lines.size()) {
+      const bool spot = result.data.prices[row].mode == BillingMode::spot;
+      return RowPlace{"line " + std::to_string(result.price_lines[row]),
+                      field == "amount" ? (spot ? "SpotPrice" : "Price") : std::string(field)};
+    }
+    return RowPlace{"", std::string(field)};
+  };
 }
 
 ImportReport import_skypilot(Database& database, const std::string& path,
                              const SkyPilotOptions& options, bool commit,
-                             const ProgressSink& progress = {}) {
+                             const ImportOptions& import) {
   const std::string text = read_input_file(path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
     const Catalog catalog(read_catalog_data(db));
@@ -63,26 +94,20 @@ ImportReport import_skypilot(Database& database, const std::string& path,
     std::erase_if(types, [&](const InstanceType& it) {
       return catalog.find_instance_type(it.provider, it.id) != nullptr;
     });
+    std::vector<std::string> notes = std::move(result.notes);
     if (types.size() != before) {
-      result.notes.push_back("kept the catalog's description of " +
-                             std::to_string(before - types.size()) +
-                             " instance types already there; added their prices");
+      notes.push_back("kept the catalog's description of " + std::to_string(before - types.size()) +
+                      " instance types already there; added their prices");
     }
     std::set<std::pair<std::string, std::string>> known_regions;
     for (const auto& r : catalog.data().regions) known_regions.emplace(r.provider, r.id);
     std::erase_if(result.data.regions, [&](const Region& r) {
       return known_regions.count({r.provider, r.id}) > 0;
     });
-    check_catalog_references(result.data, catalog.data(), path);
-    if (commit) write_catalog_data(db, result.data, progress);
-    ImportReport report = count_rows(result.data);
-    report.file = path;
-    report.notes = std::move(result.notes);
-    if (commit) {
-      for (auto& n : settled_charges_affected(db, result.data.prices)) {
-        report.notes.push_back(std::move(n));
-      }
-    }
+    ImportReport report = check_and_write(db, result.data, catalog.data(), path,
+                                          skypilot_places(result, options), import, commit);
+    notes.insert(notes.end(), report.notes.begin(), report.notes.end());
+    report.notes = std::move(notes);
     return report;
   });
 }
@@ -111,21 +136,36 @@ ImportReport count_rows(const CatalogData& d) {
 
 ImportReport import_catalog_file(Database& db, const std::string& path,
                                  const ProgressSink& progress) {
-  return import_json(db, path, true, progress);
+  ImportOptions options;
+  options.progress = progress;
+  return import_json(db, path, true, options);
 }
 
-ImportReport validate_catalog_file(Database& db, const std::string& path) {
-  return import_json(db, path, false);
+ImportReport import_catalog_file(Database& db, const std::string& path,
+                                 const ImportOptions& options) {
+  return import_json(db, path, true, options);
+}
+
+ImportReport validate_catalog_file(Database& db, const std::string& path,
+                                   const ImportOptions& options) {
+  return import_json(db, path, false, options);
 }
 
 ImportReport import_skypilot_file(Database& db, const std::string& path,
                                   const SkyPilotOptions& options, const ProgressSink& progress) {
-  return import_skypilot(db, path, options, true, progress);
+  ImportOptions import;
+  import.progress = progress;
+  return import_skypilot(db, path, options, true, import);
+}
+
+ImportReport import_skypilot_file(Database& db, const std::string& path,
+                                  const SkyPilotOptions& options, const ImportOptions& import) {
+  return import_skypilot(db, path, options, true, import);
 }
 
 ImportReport validate_skypilot_file(Database& db, const std::string& path,
-                                    const SkyPilotOptions& options) {
-  return import_skypilot(db, path, options, false);
+                                    const SkyPilotOptions& options, const ImportOptions& import) {
+  return import_skypilot(db, path, options, false, import);
 }
 
 std::string bundled_catalog_hash() {
@@ -155,7 +195,9 @@ bool ensure_bundled_catalog(Database& database) {
       const std::string name = "fixtures/catalog/" + f.name + " (bundled)";
       CatalogData data = parse_trusted_catalog_json(f.text, name);
       check_catalog_references(data, known, name);
+      const PinnedRows pinned(conn, data);
       write_catalog_data(conn, data);
+      (void)pinned.check_unchanged(name, json_row_places(), true);
       std::move(data.providers.begin(), data.providers.end(), std::back_inserter(known.providers));
       std::move(data.regions.begin(), data.regions.end(), std::back_inserter(known.regions));
       std::move(data.gpus.begin(), data.gpus.end(), std::back_inserter(known.gpus));

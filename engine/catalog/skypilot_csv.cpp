@@ -378,11 +378,13 @@ class Converter {
                             "); the highest is kept");
       }
       out.data.prices.push_back(price_row(kind, subject, region, BillingMode::payg, high));
+      out.price_lines.push_back(rp.first_line);
     }
     if (!rp.spot_by_zone.empty()) {
       Decimal low = rp.spot_by_zone.begin()->second;
       for (const auto& [zone, p] : rp.spot_by_zone) low = std::min(low, p);
       out.data.prices.push_back(price_row(kind, subject, region, BillingMode::spot, low));
+      out.price_lines.push_back(rp.first_line);
     }
   }
 

@@ -105,7 +105,7 @@ bool to_bool(std::string_view text, std::string_view field, const Context& cx) {
 
 void check_name(std::string_view text, std::string_view field, const Context& cx) {
   non_empty(text, field, cx);
-  if (auto why = text_check::problem(text, text_check::kMaxNameBytes)) cx.fail(field, *why);
+  if (auto why = text_check::name_problem(text, text_check::kMaxNameBytes)) cx.fail(field, *why);
 }
 
 // ---- per-type rules: which fields are required and which are allowed ------------------------

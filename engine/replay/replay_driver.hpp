@@ -137,10 +137,14 @@ class Driver {
       }
       set_replay_clock(*clock);
     }
-    // The run, so that a rebuild settles at the same points (migration 0006).
+    // The run, so that a rebuild settles at the same points (migration 0006); not when it
+    // repeats the last run (no new event and the same --until): a replay of a log already
+    // replayed changes nothing.
     SQLite::Statement run(db_,
-                          "INSERT INTO replay_run(last_seq, until) "
-                          "VALUES((SELECT coalesce(max(seq), 0) FROM event), ?)");
+                          "INSERT INTO replay_run(last_seq, until) SELECT m, ?1 FROM (SELECT "
+                          "coalesce(max(seq), 0) AS m FROM event) WHERE NOT EXISTS (SELECT 1 FROM "
+                          "replay_run r WHERE r.id = (SELECT max(id) FROM replay_run) AND "
+                          "r.last_seq = m AND (?1 IS NULL OR r.until IS ?1))");
     if (options_.until) {
       run.bind(1, static_cast<int64_t>(replay::to_seconds(*options_.until)));
     } else {

@@ -8,6 +8,7 @@
 #include "gpubill/base/errors.hpp"
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/replay/replay.hpp"
+#include "replay/rebuild_moves.hpp"
 #include "replay/replay_driver.hpp"
 #include "store/store.hpp"
 #include "store/write_transaction.hpp"
@@ -18,6 +19,8 @@ namespace {
 
 using replay::Seconds;
 using replay_detail::Driver;
+using replay_detail::keep_charges_before;
+using replay_detail::moved_lines;
 
 // Where each replay run ended, recomputed from the events that are not void.
 struct RunEnd {
@@ -163,6 +166,7 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
     q.executeStep();
     report.void_events = q.getColumn(0).getInt64();
   }
+  keep_charges_before(db);
   delete_derived_rows(db);
 
   ReplayOptions replay_options;
@@ -233,6 +237,7 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
   report.replay = driver.report;
   report.replay.charge_rows = driver.charge_rows();
   report.replay.settlements = driver.settlements();
+  report.moved = moved_lines(db);
   db.exec("DELETE FROM rebuild_target");
   return report;
 }

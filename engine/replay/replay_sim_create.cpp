@@ -1,6 +1,7 @@
 // Replay simulation create event: validation, look-ups, resources, prepaid order, meters.
 #include <algorithm>
 
+#include "base/text_match.hpp"
 #include "replay/replay_model.hpp"
 #include "replay/replay_sim_support.hpp"
 
@@ -122,6 +123,26 @@ std::vector<ResourcePlan> plan_resources(Sim& sim, const UsageEvent& ev, Billing
   return resources;
 }
 
+// A region the provider does not have (a typo would otherwise be billed at an every-region
+// price): the reason, naming the closest known regions. A provider without any region rows
+// prices everywhere alike, so any region is accepted.
+std::optional<std::string> unknown_region(const Catalog& cat, const std::string& provider,
+                                          const std::string& region) {
+  if (region.empty()) return std::nullopt;
+  std::vector<std::string> known;
+  for (const Region& r : cat.data().regions) {
+    if (r.provider != provider) continue;
+    if (r.id == region) return std::nullopt;
+    known.push_back(r.id);
+  }
+  if (known.empty()) return std::nullopt;
+  std::string list;
+  for (const auto& k : text_match::closest(region, known, 3))
+    list += (list.empty() ? "" : ", ") + k;
+  return "unknown region '" + region + "' of provider '" + provider + "' (closest known: " + list +
+         "; " + std::to_string(known.size()) + " regions in the catalog)";
+}
+
 }  // namespace
 
 std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::int64_t seq) {
@@ -140,6 +161,7 @@ std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::
   if (!type) {
     return "unknown instance type '" + ev.instance_type + "' for provider '" + ev.provider + "'";
   }
+  if (auto why = unknown_region(cat, ev.provider, ev.region)) return why;
   const auto pol = sim.policy_at(ev.provider, t);
   if (!pol.row) return "no billing policy for '" + ev.provider + "' at " + when(t);
   const BillingPolicy& policy = *pol.row;

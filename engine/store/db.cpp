@@ -72,6 +72,49 @@ void enter_wal_mode(SQLite::Database& db, std::chrono::milliseconds busy_timeout
   }
 }
 
+// "file:<path>?immutable=1": SQLite reads the file without locks, a -shm file or the WAL.
+std::string immutable_uri(const std::string& path) {
+  std::string out = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static const char* hex = "0123456789ABCDEF";
+      out += '%';
+      out += hex[static_cast<unsigned char>(c) >> 4];
+      out += hex[static_cast<unsigned char>(c) & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "?immutable=1";
+}
+
+// Whether the read-only connection can read (a WAL database needs its -shm file, which it may
+// not create in a directory it cannot write).
+bool readable(SQLite::Database& db) {
+  try {
+    (void)db.execAndGet("SELECT count(*) FROM sqlite_master").getInt();
+    return true;
+  } catch (const SQLite::Exception&) {
+    return false;
+  }
+}
+
+// A database gpubill may not write (the file or its directory read-only) opened to read: WAL
+// needs a -shm file beside it, which cannot be created there. With no pending WAL content the
+// file alone is the database, read immutably; otherwise say what to change.
+std::unique_ptr<Database::Impl> open_unwritable(const std::string& path, int flags) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto wal = fs::path(path).string() + "-wal";
+  if (fs::exists(wal, ec) && fs::file_size(wal, ec) > 0) {
+    throw StoreError("cannot read database '" + path +
+                     "': it is read-only and its write-ahead log '" + wal +
+                     "' holds changes not yet in it; make the file and its directory writable "
+                     "(or run any gpubill command that writes where they are) once");
+  }
+  return std::make_unique<Database::Impl>(path, flags | SQLite::OPEN_URI, immutable_uri(path));
+}
+
 }  // namespace
 
 int latest_schema_version() {
@@ -128,6 +171,9 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
     const int mode =
         options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
     auto impl = std::make_unique<Impl>(path, mode | SQLite::OPEN_NOMUTEX);
+    if (options.read_only && !readable(impl->db)) {
+      impl = open_unwritable(path, mode | SQLite::OPEN_NOMUTEX);
+    }
     auto& db = impl->db;
     db.setBusyTimeout(static_cast<int>(std::min<std::chrono::milliseconds::rep>(
         options.busy_timeout.count(), std::numeric_limits<int>::max())));

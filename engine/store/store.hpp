@@ -12,7 +12,9 @@
 namespace gpubill {
 
 struct Database::Impl {
-  Impl(const std::string& p, int flags) : path(p), db(p, flags) {}
+  // `uri`: what SQLite opens instead of `p` (with SQLITE_OPEN_URI), e.g. an immutable open.
+  Impl(const std::string& p, int flags, const std::string& uri = {})
+      : path(p), db(uri.empty() ? p : uri, flags) {}
   std::string path;
   SQLite::Database db;
 };

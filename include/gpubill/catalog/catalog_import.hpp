@@ -4,7 +4,8 @@
 // Every importer validates the whole input before anything is written, and writes a file in
 // one SQLite transaction: a bad file imports nothing. Rows whose key (e.g. provider, subject,
 // region, mode, effective_from for a price) is already in the database replace the earlier
-// row; a later effective_from supersedes an earlier row from its start.
+// row, unless settled charges use it (ImportOptions); a later effective_from supersedes an
+// earlier row from its start.
 //
 // Errors: bad input throws InputError(file, place, field, reason), where place is "line N" for
 // syntax errors (JSON syntax, CSV rows) and a JSON pointer ("/prices/3") for rows that parse but
@@ -45,6 +46,27 @@ struct ImportReport {
 // The row counts of `data` (file and notes left empty).
 ImportReport count_rows(const CatalogData& data);
 
+// How an import treats what settled bills rest on, and its bounds.
+//
+// Every imported row is checked against the engine's bounds whatever its format (a price's unit
+// fits its mode, a discount factor in (0, 1], amounts ≥ 0, dates from 2006-01-01 to
+// `not_after`): InputError naming file, row (or line) and field.
+//
+// Settled charges are pinned to the catalog rows they were priced with: an imported price,
+// discount, disk, bandwidth or policy row with the key and effective_from of a row that charges
+// use, but other values, does not edit that row: it becomes a new row that supersedes it
+// (charges keep theirs, so bills and `explain` do not change), and the report's notes list the
+// settled lines a `gpubill rebuild` would re-price. A provider or instance type that charges
+// use may not be re-declared with other values (InputError listing the changes) unless
+// `redefine`; then the notes list each change.
+struct ImportOptions {
+  // The latest effective_from, as_of or FX date a row may carry; the CLI passes now plus a year.
+  // Unset: 2100-01-01.
+  std::optional<Instant> not_after;
+  bool redefine = false;
+  ProgressSink progress;
+};
+
 // ---- JSON catalog files -------------------------------------------------------------------
 
 // Parses and validates one catalog file's text: JSON syntax, field types (amounts must be
@@ -66,9 +88,12 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
 // "import" reports in rows written (progress.hpp) once the file is parsed and checked.
 ImportReport import_catalog_file(Database& db, const std::string& path,
                                  const ProgressSink& progress = {});
+ImportReport import_catalog_file(Database& db, const std::string& path,
+                                 const ImportOptions& options);
 
 // The same checks as import_catalog_file, against the same database, writing nothing.
-ImportReport validate_catalog_file(Database& db, const std::string& path);
+ImportReport validate_catalog_file(Database& db, const std::string& path,
+                                   const ImportOptions& options = {});
 
 // Loads the catalog compiled into the library (fixtures/catalog/*.json, in file name order) in
 // one transaction when the database does not hold this exact version of it yet (meta key
@@ -122,6 +147,8 @@ struct SkyPilotOptions {
 struct SkyPilotImport {
   CatalogData data;
   std::vector<std::string> notes;
+  // The first line of the rows each price row of data.prices came from (same index).
+  std::vector<std::size_t> price_lines;
 };
 SkyPilotImport parse_skypilot_csv(std::string_view text, const std::string& file_name,
                                   const SkyPilotOptions& options, const Catalog& catalog);
@@ -133,8 +160,11 @@ SkyPilotImport parse_skypilot_csv(std::string_view text, const std::string& file
 ImportReport import_skypilot_file(Database& db, const std::string& path,
                                   const SkyPilotOptions& options,
                                   const ProgressSink& progress = {});
+ImportReport import_skypilot_file(Database& db, const std::string& path,
+                                  const SkyPilotOptions& options, const ImportOptions& import);
 // The same, writing nothing.
 ImportReport validate_skypilot_file(Database& db, const std::string& path,
-                                    const SkyPilotOptions& options);
+                                    const SkyPilotOptions& options,
+                                    const ImportOptions& import = {});
 
 }  // namespace gpubill

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpubill/base/money.hpp"
 #include "gpubill/base/progress.hpp"
 #include "gpubill/base/time.hpp"
 #include "gpubill/store/db.hpp"
@@ -109,8 +110,19 @@ struct RebuildOptions {
   ProgressSink progress;
 };
 
+// A charge line a rebuild re-priced: its billed total before and after (unset: the line was not
+// there), matched on account, instance, component, kind, mode and period.
+struct MovedLine {
+  std::string account, instance, component, kind;
+  Instant period_start{}, period_end{};
+  std::optional<Money> before, after;
+};
+
 struct RebuildReport {
   std::vector<std::string> accounts;  // rebuilt, sorted
+  // Every charge line of these accounts whose billed total the rebuild changed, added or
+  // removed, by account, start, instance, component: what re-pricing the past moved.
+  std::vector<MovedLine> moved;
   ReplayReport replay;                // events re-applied, applied, rejected, rows, clock
   std::optional<Instant> clock_before;
   std::int64_t void_events = 0;  // stored events of these accounts left out as void

@@ -17,7 +17,9 @@ struct OpenOptions {
   std::chrono::milliseconds busy_timeout{60'000};
   // Open the file read-only: it must exist and be at this gpubill's schema version (nothing is
   // created or migrated; StoreError otherwise). Writes through it fail with StoreError. Works
-  // on a file the user may not write.
+  // on a file the user may not write, in a directory the user may not write (where SQLite cannot
+  // create the WAL's -shm file: the file is then read immutably, or, when its -wal file holds
+  // changes not yet checkpointed, StoreError says to make it writable).
   bool read_only = false;
 };
 
