@@ -11,7 +11,10 @@ namespace {
 class Checker {
  public:
   Checker(const std::string& file, const RowPlaces& places, std::optional<Instant> not_after)
-      : file_(file), places_(places), not_after_(not_after.value_or(latest_catalog_date())) {}
+      : file_(file),
+        places_(places),
+        not_after_(not_after.value_or(latest_catalog_date())),
+        now_based_(not_after.has_value()) {}
 
   [[noreturn]] void fail(std::string_view section, std::size_t i, std::string_view field,
                          const std::string& why) const {
@@ -37,7 +40,9 @@ class Checker {
     if (t > not_after_) {
       fail(section, i, field,
            format_instant(t) + " is later than " + format_instant(not_after_) +
-               " (the latest date a catalog row may carry); check the year");
+               (now_based_ ? " (now plus a year: prices are announced months ahead, not years)"
+                           : " (the latest date a catalog row may carry)") +
+               "; check the year");
     }
   }
 
@@ -62,6 +67,7 @@ class Checker {
   const std::string& file_;
   const RowPlaces& places_;
   Instant not_after_;
+  bool now_based_;  // not_after is now plus a year (the CLI's), not the fixed latest date
 };
 
 void check_prices(const Checker& c, const CatalogData& d) {
