@@ -11,7 +11,10 @@ namespace {
 class Checker {
  public:
   Checker(const std::string& file, const RowPlaces& places, std::optional<Instant> not_after)
-      : file_(file), places_(places), not_after_(not_after.value_or(latest_catalog_date())) {}
+      : file_(file),
+        places_(places),
+        not_after_(not_after.value_or(latest_catalog_date())),
+        now_based_(not_after.has_value()) {}
 
   [[noreturn]] void fail(std::string_view section, std::size_t i, std::string_view field,
                          const std::string& why) const {
@@ -37,7 +40,9 @@ class Checker {
     if (t > not_after_) {
       fail(section, i, field,
            format_instant(t) + " is later than " + format_instant(not_after_) +
-               " (the latest date a catalog row may carry); check the year");
+               (now_based_ ? " (now plus a year: prices are announced months ahead, not years)"
+                           : " (the latest date a catalog row may carry)") +
+               "; check the year");
     }
   }
 
@@ -62,15 +67,18 @@ class Checker {
   const std::string& file_;
   const RowPlaces& places_;
   Instant not_after_;
+  bool now_based_;  // not_after is now plus a year (the CLI's), not the fixed latest date
 };
 
 void check_prices(const Checker& c, const CatalogData& d) {
   for (std::size_t i = 0; i < d.prices.size(); ++i) {
     const PriceRow& p = d.prices[i];
     c.amount("prices", i, "amount", p.amount.amount());
-    // The unit the engine bills each mode by (quote and replay look for exactly this one).
+    // The unit the engine bills each mode by (quote and replay look for exactly this one);
+    // reserved terms are only listed (catalog offers, diff), in either unit.
+    const bool reserved = p.mode == BillingMode::reserved_1y || p.mode == BillingMode::reserved_3y;
     const PriceUnit want = p.mode == BillingMode::prepaid ? PriceUnit::month : PriceUnit::hour;
-    if (p.unit != want) {
+    if (!reserved && p.unit != want) {
       c.fail("prices", i, "unit",
              "a " + std::string(to_string(p.mode)) + " price is per " +
                  std::string(to_string(want)) + ", not per " + std::string(to_string(p.unit)));

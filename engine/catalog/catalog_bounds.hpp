@@ -40,7 +40,7 @@ Instant latest_catalog_date();
 // Checks every row of `data` against the engine's bounds; throws InputError(file, place,
 // field, reason) for the first row out of them:
 //   - prices: amount ≥ 0 and ≤ kMaxCatalogAmount; the unit the mode bills by (prepaid: month,
-//     every other mode: hour);
+//     payg and spot: hour; reserved terms, which nothing bills, either);
 //   - discounts: factor in (0, 1] (a discount never raises the price), min_months ≤ max_months;
 //   - disk and bandwidth prices: amount ≥ 0 and ≤ kMaxCatalogAmount;
 //   - FX rates: above 0;

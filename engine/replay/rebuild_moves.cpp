@@ -18,9 +18,14 @@ std::optional<Money> money(const SQLite::Column& amount, const SQLite::Column& c
 }  // namespace
 
 void keep_charges_before(SQLite::Database& db) {
-  db.exec("DROP TABLE IF EXISTS temp.rebuild_before");
+  // Emptied rather than dropped: a DROP fails while any statement of the connection is active
+  // (void reads the events it voids around the rebuild).
   db.exec(
-      "CREATE TEMP TABLE rebuild_before AS SELECT account, instance, component, kind, mode, "
+      "CREATE TEMP TABLE IF NOT EXISTS rebuild_before AS SELECT account, instance, component, "
+      "kind, mode, period_start, period_end, total_billed, currency FROM charge WHERE 0");
+  db.exec("DELETE FROM temp.rebuild_before");
+  db.exec(
+      "INSERT INTO temp.rebuild_before SELECT account, instance, component, kind, mode, "
       "period_start, period_end, total_billed, currency FROM charge WHERE account IN (SELECT "
       "account FROM rebuild_target)");
 }
@@ -55,7 +60,7 @@ std::vector<MovedLine> moved_lines(SQLite::Database& db) {
     out.push_back(std::move(m));
   }
   q.reset();
-  db.exec("DROP TABLE IF EXISTS temp.rebuild_before");
+  db.exec("DELETE FROM temp.rebuild_before");
   return out;
 }
 

@@ -16,7 +16,7 @@ void keep_charges_before(SQLite::Database& db);
 // The lines kept by keep_charges_before that the rebuilt charges of those accounts no longer
 // have with the same total, and the new lines without a match, ordered by account, start, end,
 // instance and component. A line is matched on account, instance, component, kind, mode and
-// period. Drops what keep_charges_before kept.
+// period. Empties what keep_charges_before kept.
 std::vector<MovedLine> moved_lines(SQLite::Database& db);
 
 }  // namespace gpubill::replay_detail
