@@ -392,6 +392,9 @@ int run_explain(const Globals& globals, const ExplainArgs& args) {
                     e.source_file + ":" + std::to_string(e.source_line), e.payload});
   }
   sections.emplace_back("events", std::move(events));
+  if (!x.rule.empty()) {
+    sections.emplace_back("rule", record_table({{"rule", x.rule}, {"source", x.rule_source}}));
+  }
   Table arithmetic;
   arithmetic.columns = {{"step"}};
   for (const auto& step : x.arithmetic) arithmetic.add_row({step});

@@ -241,6 +241,8 @@ Table policy_table(const BillingPolicy* p) {
        {"full_refund_days", std::to_string(p->full_refund_days), Kind::integer},
        {"spot_max_run_hours", std::to_string(p->spot_max_run_hours), Kind::integer},
        {"spot_protection_hours", std::to_string(p->spot_protection_hours), Kind::integer},
+       {"spot_price_basis", std::string(to_string(p->spot_price_basis))},
+       {"quote_month_hours", std::to_string(p->quote_month_hours), Kind::integer},
        {"no_reason_return_limit",
         p->no_reason_return_limit == 0
             ? std::string("no limit")

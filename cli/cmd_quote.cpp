@@ -56,6 +56,7 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
     t.columns.push_back({"per_fp32_tflop_hour"});
     t.columns.push_back({"per_fp16_tflop_hour"});
     t.columns.push_back({"id"});
+    t.columns.push_back(int_column("month_hours"));
   }
   std::vector<const QuoteLine*> all;
   for (const auto& l : q.lines) all.push_back(&l);
@@ -81,6 +82,7 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
       row.push_back(l.per_fp32_tflop_hour ? l.per_fp32_tflop_hour->amount().to_string() : "");
       row.push_back(l.per_fp16_tflop_hour ? l.per_fp16_tflop_hour->amount().to_string() : "");
       row.push_back(l.id);
+      row.push_back(l.priced ? std::to_string(l.month_hours) : "");
     }
     t.add_row(std::move(row));
   }
@@ -186,6 +188,11 @@ nlohmann::ordered_json line_json(const QuoteLine& l) {
           ? nlohmann::ordered_json(l.break_even_hours_per_month->to_string())
           : nlohmann::ordered_json(nullptr);
   j["notes"] = l.notes;
+  j["month_hours"] =
+      l.priced ? nlohmann::ordered_json(l.month_hours) : nlohmann::ordered_json(nullptr);
+  j["month_hours_from"] =
+      l.priced ? nlohmann::ordered_json(l.month_hours_from_workload ? "workload" : "policy")
+               : nlohmann::ordered_json(nullptr);
   return j;
 }
 

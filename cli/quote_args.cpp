@@ -43,7 +43,12 @@ void add_workload_options(CLI::App& sub, WorkloadArgs& a) {
   add("--hours", a.hours, "Duration: hours of continuous use");
   add("--hours-per-day", a.hours_per_day, "Duration: hours a day (with --days)");
   add("--days", a.days, "Duration: days of the daily schedule");
-  add("--months", a.months, "Duration: months of 720 h");
+  add("--months", a.months,
+      "Duration: months (of each provider's month: 730 h for AWS, Azure and Google, 720 h "
+      "elsewhere; see --month-hours)");
+  add("--month-hours", a.month_hours,
+      "Hours in a month for this quote (672-744): months, monthly prices and cycles, prepaid "
+      "months (default: each provider's calculator's)");
   add("--gpu-hours", a.gpu_hours, "Work: GPU-hours on the reference GPU");
   add("--reference-gpu", a.reference_gpu,
       "GPU the --gpu-hours were measured on (default: the first --gpu)");
@@ -158,6 +163,10 @@ Workload build_workload(const WorkloadArgs& a) {
   if (a.given("--at")) {
     w.date = a.at;
     mark("/date", "--at");
+  }
+  if (a.given("--month-hours")) {
+    w.month_hours = a.month_hours;
+    mark("/month_hours", "--month-hours");
   }
   return w;
 }

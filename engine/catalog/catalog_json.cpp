@@ -8,6 +8,7 @@
 #include "base/json_fields.hpp"
 #include "base/text_match.hpp"
 #include "catalog/catalog_store.hpp"
+#include "catalog/policy_metering.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
 
 namespace gpubill {
@@ -294,6 +295,7 @@ BillingPolicy read_policy(const Fields& f) {
   p.stopped_payg_compute_charged =
       f.boolean_or("stopped_payg_compute_charged", p.stopped_payg_compute_charged);
   p.payg_available = f.boolean_or("payg_available", p.payg_available);
+  read_metering_policy_fields(f, p);
   p.source = f.text("source");
   p.as_of = f.day_text("as_of");
   return p;
@@ -473,6 +475,8 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "payg_available",
                 "sustained_use_tiers",
                 "sustained_use_families",
+                kMeteringPolicyKeys[0],
+                kMeteringPolicyKeys[1],
                 "source",
                 "as_of"},
                d.policies, read_policy);

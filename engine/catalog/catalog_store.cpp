@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "catalog/policy_metering.hpp"
 #include "gpubill/base/errors.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
 #include "store/store.hpp"
@@ -861,6 +862,7 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     read_resource_prices(db, "bandwidth_price", out.bandwidth_prices);
     read_fx_rates(db, out);
     read_policies(db, out);
+    read_metering_policy_fields(db, out.policies);
     return out;
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
@@ -884,6 +886,7 @@ void write_catalog_data(SQLite::Database& db, const CatalogData& data,
     write_resource_prices(db, "bandwidth_price", data.bandwidth_prices);
     write_fx_rates(db, data);
     write_policies(db, data);
+    write_metering_policy_fields(db, data.policies);
     counter.add(n.discounts + n.disk_prices + n.bandwidth_prices + n.fx_rates + n.policies);
     counter.report();
   } catch (const SQLite::Exception& e) {

@@ -69,7 +69,8 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
                       "metering_granularity_seconds, settlement_period, settlement_rounding, "
                       "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
                       "source, as_of, disk_settlement_period, bandwidth_settlement_period, "
-                      "sustained_use_tiers, sustained_use_families FROM policy WHERE id = ?");
+                      "sustained_use_tiers, sustained_use_families, spot_price_basis, "
+                      "quote_month_hours FROM policy WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   PolicyRowInfo p;
@@ -93,6 +94,8 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
   if (!q.getColumn(13).isNull()) p.bandwidth_settlement_period = q.getColumn(13).getString();
   p.sustained_use_tiers = q.getColumn(14).getString();
   p.sustained_use_families = q.getColumn(15).getString();
+  p.spot_price_basis = q.getColumn(16).getString();
+  p.quote_month_hours = q.getColumn(17).getInt();
   return p;
 }
 
@@ -420,6 +423,46 @@ void describe_not_derivable(ChargeExplanation& x, const BillingPolicy& policy,
   x.derivation = Derivation::not_derivable;
 }
 
+// The rules:: function behind a charge line and the kind of rule it applies, with the policy
+// fields that decide it.
+std::string rule_name(const ChargeLine& c, const BillingPolicy& policy, const PolicyRowInfo& row) {
+  const std::string rounding = std::string(to_string(policy.settlement_rounding)) + " " +
+                               std::to_string(policy.settlement_decimals);
+  if (c.kind == "settlement") {
+    const SettlementPeriod period = policy.settlement_period_of(resource_of_component(c.component));
+    std::string r =
+        "rules::metered_seconds + rules::usage_record — metering (units of " +
+        std::to_string(policy.metering_granularity_seconds) + " s" +
+        (policy.min_charge_seconds_per_run > 0
+             ? ", at least " + std::to_string(policy.min_charge_seconds_per_run) + " s a run"
+             : std::string()) +
+        ") and settlement (" +
+        (period == SettlementPeriod::hour ? "each hour rounded " + rounding
+                                          : "hourly record kept exact, rounded " + rounding +
+                                                " once per " + std::string(to_string(period))) +
+        ")";
+    if (c.mode == "spot") {
+      r += "; rules::spot_priced_piece — spot price within the hour: " + row.spot_price_basis;
+    }
+    return r;
+  }
+  if (c.kind == "cycle_rounding") {
+    return "rules::settle_cycle — rounding and truncation: one settlement record per cycle, "
+           "rounded " +
+           rounding;
+  }
+  if (c.kind == "sustained_use_discount") {
+    return "rules::sustained_use_credit — sustained use discount per calendar month, tiers " +
+           row.sustained_use_tiers;
+  }
+  if (c.kind == "minimum_charge") return "minimum charge per instance lifetime";
+  if (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal") {
+    return "rules::prepaid_order — prepaid order with the term discount, rounded " + rounding;
+  }
+  if (c.kind == "upgrade") return "rules::upgrade_charge — upgrade fee";
+  return c.kind;
+}
+
 void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
             const std::optional<Decimal>& cycle_usage,
             const std::optional<std::vector<rules::UsageHour>>& sustained_hours) {
@@ -433,6 +476,8 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
   const bool per_second_hourly = per_second_of_hourly(c.unit, c.price_unit);
   const bool order = c.unit == "month" && c.price_unit == "month" &&
                      (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal");
+  x.rule = rule_name(c, policy, *x.policy);
+  x.rule_source = "policy " + std::to_string(x.policy->id) + ": " + x.policy->source;
   if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge" &&
       c.kind != "sustained_use_discount") {
     derive_usage_record(x, policy, ccy);

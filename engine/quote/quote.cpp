@@ -54,12 +54,14 @@ int term_slot(int term) {
 
 }  // namespace
 
-Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish) {
+Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish, int month_hours) {
   Usage u;
+  u.month = std::int64_t{month_hours} * kHour;
   switch (w.duration) {
     case DurationKind::hours:
     case DurationKind::months:
-      u.run_seconds = ceil_seconds(w.hours * kHour);
+      u.run_seconds = w.duration == DurationKind::months ? std::int64_t{w.months} * u.month
+                                                         : ceil_seconds(w.hours * kHour);
       u.runs = 1;
       u.busy = u.run_seconds;
       u.span = u.run_seconds;
@@ -80,7 +82,7 @@ Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish) {
       u.finish = u.run_seconds;
       break;
   }
-  u.months = static_cast<int>((u.span + kMonth - 1) / kMonth);
+  u.months = static_cast<int>((u.span + u.month - 1) / u.month);
   if (w.duration == DurationKind::months) u.months = w.months;
   if (w.duration == DurationKind::daily) u.months = (w.days + 29) / 30;
   u.full_hours = u.run_seconds / kHour;
@@ -99,7 +101,7 @@ Usage spot_usage_for(const Usage& base, const SpotInterruptionModel& model, int 
   u.runs = base.runs * e.lives;
   if (!base.daily) {
     u.span = e.running_seconds;
-    u.months = static_cast<int>((u.span + kMonth - 1) / kMonth);
+    u.months = static_cast<int>((u.span + u.month - 1) / u.month);
   }
   if (base.finish) u.finish = e.running_seconds;
   u.full_hours = u.run_seconds / kHour;
@@ -140,6 +142,14 @@ Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& 
     pc.allowed = w.providers.empty() ||
                  std::find(w.providers.begin(), w.providers.end(), id) != w.providers.end();
     pc.policy = catalog.policy_at(id, at);
+    pc.month_from_workload = w.month_hours.has_value();
+    pc.month_hours = w.month_hours ? *w.month_hours
+                     : pc.policy   ? pc.policy->quote_month_hours
+                                   : 720;
+    if (std::find(month_hours_used.begin(), month_hours_used.end(), pc.month_hours) ==
+        month_hours_used.end()) {
+      month_hours_used.push_back(pc.month_hours);
+    }
     if (pc.policy) {
       pc.no_lifetime = *pc.policy;
       pc.no_lifetime.min_charge_per_lifetime.reset();
@@ -172,7 +182,9 @@ Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& 
     modes_allowed = static_cast<std::uint8_t>(modes_allowed | (1u << mode_index(m)));
 
   const bool work = w.duration == DurationKind::gpu_hours || w.duration == DurationKind::pflop;
-  if (!work) fixed_usage = usage_for(w, std::nullopt);
+  if (!work) {
+    for (int hours : month_hours_used) fixed_usages.push_back(usage_for(w, std::nullopt, hours));
+  }
   gpus.resize(data.gpus.size());
   for (std::size_t g = 0; g < data.gpus.size(); ++g) {
     const Gpu& gpu = data.gpus[g];
@@ -198,8 +210,10 @@ Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& 
         gc.ok = false;
         gc.why = finish ? Exclude::too_long : Exclude::throughput;
       } else {
-        gc.usage = usage_for(w, finish);
-        gc.usage->key = static_cast<int>(g) + 1;
+        for (int hours : month_hours_used) {
+          gc.usages.push_back(usage_for(w, finish, hours));
+          gc.usages.back().key = static_cast<int>(g) + 1;  // a provider has one month
+        }
       }
     }
   }
@@ -233,7 +247,12 @@ const CurrencyRate* Ctx::rate_for(Currency c) {
 
 const Usage& Ctx::usage(const IndexedOffer& o) const {
   const GpuCheck& gc = gpus[static_cast<std::size_t>(o.gpu_index)];
-  return gc.usage ? *gc.usage : fixed_usage;
+  const std::vector<Usage>& all = gc.usages.empty() ? fixed_usages : gc.usages;
+  const std::int64_t month = std::int64_t{providers[o.provider].month_hours} * kHour;
+  for (const Usage& u : all) {
+    if (u.month == month) return u;
+  }
+  return all.front();
 }
 
 const Usage& Ctx::usage(const IndexedOffer& o, int mode) {
@@ -294,12 +313,14 @@ const DiscountRow* Ctx::discount_for(std::uint32_t g, int term) {
 
 namespace {
 
-// Hourly price of `quantity` units at a per-unit price quoted per hour or per 720-h month.
+// Hourly price of `quantity` units at a per-unit price quoted per hour or per quote month of
+// `month` seconds.
 std::optional<Money> hourly_of(const ResourcePriceRow& row, Decimal quantity,
-                               std::string_view hour_unit, std::string_view month_unit) {
+                               std::string_view hour_unit, std::string_view month_unit,
+                               std::int64_t month) {
   if (row.unit == hour_unit) return Money(row.amount.amount() * quantity, row.amount.currency());
   if (row.unit == month_unit) {
-    return Money(Decimal::divide(row.amount.amount() * quantity, kMonth / kHour, Decimal::kScale,
+    return Money(Decimal::divide(row.amount.amount() * quantity, month / kHour, Decimal::kScale,
                                  RoundingMode::half_even),
                  row.amount.currency());
   }
@@ -317,7 +338,7 @@ PartCost Ctx::compute_part(bool network, std::uint16_t provider, const Usage& u,
   PartCost pc;
   const auto& pid = catalog.data().providers[provider].id;
   const BillingPolicy* policy = providers[provider].policy;
-  const std::int64_t span = prepaid ? std::int64_t{u.months} * kMonth : u.span;
+  const std::int64_t span = prepaid ? std::int64_t{u.months} * u.month : u.span;
   std::vector<std::string> details, missing;
   std::optional<Money> native;
   const ResourcePriceRow* used_row = nullptr;
@@ -351,7 +372,7 @@ PartCost Ctx::compute_part(bool network, std::uint16_t provider, const Usage& u,
                         std::to_string(row->id) + ")");
       return;
     }
-    const auto hourly = hourly_of(*row, quantity, hour_unit, month_unit);
+    const auto hourly = hourly_of(*row, quantity, hour_unit, month_unit, u.month);
     if (!hourly) {
       missing.push_back(std::string(what) + " price unit '" + row->unit + "' not understood");
       return;
@@ -527,12 +548,12 @@ int128_t Ctx::lower_bound(const IndexedOffer& o, int m, const Inputs& in) {
 namespace {
 
 // The sustained use credit of one meter (`count` units at `unit_price` per hour: the host, or
-// its GPUs) over the workload's use, as replay credits it: per quote month of 720 h from the
-// first run, the hours' metered seconds stacked by rules::sustained_use_credit, each month's
-// credit rounded by the policy. Positive.
+// its GPUs) over the workload's use, as replay credits it: the use placed from `start` (the
+// quote's date), per calendar month of the provider's calendar (a month's tiers are shares of
+// that month's length, its first and last month partly used), the hours' metered seconds
+// stacked by rules::sustained_use_credit, each month's credit rounded by the policy. Positive.
 Money sustained_use_credit(const Money& unit_price, std::int64_t count, const Usage& u,
-                           const BillingPolicy& policy) {
-  constexpr std::int64_t kMonthHours = 720;
+                           const BillingPolicy& policy, const Calendar& calendar, Instant start) {
   const std::int64_t billed =
       std::max<std::int64_t>(u.run_seconds, policy.min_charge_seconds_per_run);
   const std::int64_t full = billed / kHour;
@@ -550,22 +571,23 @@ Money sustained_use_credit(const Money& unit_price, std::int64_t count, const Us
     return 0;
   };
   const std::int64_t span_hours = u.daily ? u.runs * 24 : run_hours;
-  const std::int64_t months = (span_hours + kMonthHours - 1) / kMonthHours;
-  // Months wholly in use look alike: one run through all of it, or 30 daily runs.
-  const std::int64_t alike = u.daily ? u.runs / 30 : (full >= kMonthHours ? full / kMonthHours : 0);
-  const auto month_credit = [&](std::int64_t m) {
+  Money credit = Money::zero(unit_price.currency());
+  Instant from = start;
+  for (std::int64_t h0 = 0; h0 < span_hours;) {
+    const Instant month_start = calendar.month_start(from);
+    const Instant month_end = calendar.next_month_start(from);
+    const std::int64_t h1 = std::min(span_hours, h0 + (month_end - from).count() / kHour);
     std::vector<rules::UsageHour> hours;
-    for (std::int64_t i = m * kMonthHours; i < (m + 1) * kMonthHours; ++i) {
+    for (std::int64_t i = h0; i < h1; ++i) {
       if (const std::int64_t s = seconds_in_hour(i)) hours.push_back({s, unit_price.amount()});
     }
-    const auto su =
-        rules::sustained_use_credit(hours, kMonthHours * kHour, policy.sustained_use_tiers);
-    return Money(su.credit, unit_price.currency())
-        .round(policy.settlement_decimals, policy.settlement_rounding);
-  };
-  Money credit = Money::zero(unit_price.currency());
-  if (alike > 0) credit += month_credit(0) * alike;
-  for (std::int64_t m = alike; m < months; ++m) credit += month_credit(m);
+    const auto su = rules::sustained_use_credit(hours, (month_end - month_start).count(),
+                                                policy.sustained_use_tiers);
+    credit += Money(su.credit, unit_price.currency())
+                  .round(policy.settlement_decimals, policy.settlement_rounding);
+    h0 = std::max(h1, h0 + 1);
+    from = month_end;
+  }
   return credit;
 }
 
@@ -594,7 +616,7 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
     const std::int64_t runs_each = u.runs / lifetimes;
     const auto meter = [&](const Money& hourly) {
       auto c = rules::payg_runs_cost(hourly, u.run_seconds, runs_each, run_policy,
-                                     MeteredResource::compute);
+                                     MeteredResource::compute, in.pc->month_hours);
       return rules::RunCost{c.exact * lifetimes, c.billed * lifetimes, c.settlements * lifetimes};
     };
     auto run = meter(in.host->row->amount);
@@ -608,8 +630,11 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
     if (mode == BillingMode::payg && policy.sustained_use_applies_to(o.type->family)) {
       // Released each day, each run is an instance of its own, but a month's sequential
       // instances of a kind still add up (inferred instances): the use is the same.
-      Money credit = sustained_use_credit(in.host->row->amount, 1, u, policy);
-      if (in.gpu) credit += sustained_use_credit(in.gpu->row->amount, o.attached, u, policy);
+      const Calendar calendar(catalog.data().providers[o.provider].billing_time_zone);
+      Money credit = sustained_use_credit(in.host->row->amount, 1, u, policy, calendar, at);
+      if (in.gpu) {
+        credit += sustained_use_credit(in.gpu->row->amount, o.attached, u, policy, calendar, at);
+      }
       *compute -= credit;
       if (line && !credit.amount().is_zero()) line->sustained_use_credit = credit;
     }
@@ -624,8 +649,8 @@ Decimal Ctx::exact(const IndexedOffer& o, int m, const Inputs& in, QuoteLine* li
   } else {
     const std::int64_t term_hours = mode == BillingMode::reserved_1y ? 8760 : 26280;
     const std::int64_t terms = (u.span + term_hours * kHour - 1) / (term_hours * kHour);
-    const auto run =
-        rules::payg_runs_cost(price, term_hours * kHour, 1, policy, MeteredResource::compute);
+    const auto run = rules::payg_runs_cost(price, term_hours * kHour, 1, policy,
+                                           MeteredResource::compute, in.pc->month_hours);
     compute = run.billed * terms;
     if (line) {
       line->run_cost = run;

@@ -188,15 +188,24 @@ void add_notes(const Ctx& ctx, const IndexedOffer& o, BillingMode mode, const Us
     notes.push_back("sustained use discount −" + line.sustained_use_credit->to_string() +
                     " (each month's use at the policy's tiers)");
   }
+  notes.push_back("a month is " + std::to_string(line.month_hours) + " h (" +
+                  (line.month_hours_from_workload
+                       ? std::string("the workload's month_hours")
+                       : "the provider's convention, policy " +
+                             std::to_string(line.policy ? line.policy->id : 0) +
+                             " quote_month_hours") +
+                  (line.policy && line.policy->sustained_use_tiers.empty()
+                       ? ")"
+                       : "; sustained use per calendar month from the quote's date)"));
   if (mode == BillingMode::spot) add_spot_notes(ctx, u, line);
   if (mode == BillingMode::prepaid && line.plan) {
     const int covered = line.plan->months_covered;
     notes.push_back(
         "prepaid " + std::to_string(covered) + (covered == 1 ? " month" : " months") +
         (line.plan->order_count() > 1 ? " (terms " + plan_terms(*line.plan) + ")" : std::string()) +
-        (u.busy < std::int64_t{line.plan->months_covered} * kMonth
+        (u.busy < std::int64_t{line.plan->months_covered} * u.month
              ? ", used " + hours_text(u.busy) + " h of " +
-                   std::to_string(line.plan->months_covered * 720) + " h"
+                   std::to_string(line.plan->months_covered * line.month_hours) + " h"
              : ""));
   }
   if (mode == BillingMode::reserved_1y || mode == BillingMode::reserved_3y) {
@@ -248,6 +257,8 @@ QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int m) {
   line.span_seconds = u.span;
   line.finish_seconds = u.finish;
   if (mode == BillingMode::prepaid) line.months_needed = u.months;
+  line.month_hours = in.pc->month_hours;
+  line.month_hours_from_workload = in.pc->month_from_workload;
   line.total = Money(ctx.exact(o, m, in, &line), ctx.cmp);
   if (u.spot) {
     line.spot_expectation = u.spot;
@@ -461,7 +472,9 @@ std::vector<std::string> assumptions(Ctx& ctx) {
                     std::to_string((w.days + 29) / 30) + " month(s)");
       break;
     case DurationKind::months:
-      out.push_back("duration: " + std::to_string(w.months) + " months of 720 h");
+      out.push_back("duration: " + std::to_string(w.months) + " months of " +
+                    (w.month_hours ? std::to_string(*w.month_hours) + " h"
+                                   : std::string("each provider's month (each line says which)")));
       break;
     case DurationKind::gpu_hours:
       out.push_back("work: " + w.work.to_string() + " GPU-hours on " + w.reference_gpu->id + " (" +
@@ -480,8 +493,13 @@ std::vector<std::string> assumptions(Ctx& ctx) {
       break;
   }
   out.push_back(
-      "a month is 720 h; prepaid months needed = ceil(span / 720 h), terms 1–12, 24, "
-      "36, 48, 60 months with the catalog's term discounts");
+      (w.month_hours ? "a month is " + std::to_string(*w.month_hours) + " h (month_hours)"
+                     : std::string("a month is each provider's convention (its policy row's "
+                                   "quote_month_hours: 730 h for AWS, Azure and Google, 720 h "
+                                   "elsewhere; each line says which)")) +
+      "; prepaid months needed = ceil(span / month), terms 1–12, 24, 36, 48, 60 months with the "
+      "catalog's term discounts; sustained use discounts per calendar month from the quote's "
+      "date");
   if (w.spot_model) {
     const SpotInterruptionModel& m = *w.spot_model;
     const SpotNeed& given = w.spec.spot;

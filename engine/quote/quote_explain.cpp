@@ -148,7 +148,7 @@ void explain_meters(std::ostringstream& s, const QuoteLine& line) {
     s << "    " << what << " at " << price.to_string() << "/h";
     if (period != SettlementPeriod::hour) {
       s << ": hourly usage records kept exact, one settlement record per " << to_string(period)
-        << " (a quoted month is 720 h, the run starting a cycle) rounded "
+        << " (a quoted month is " << line.month_hours << " h, the run starting a cycle) rounded "
         << to_string(policy.settlement_rounding) << " to " << policy.settlement_decimals
         << " decimals\n";
       return;
@@ -193,8 +193,8 @@ void explain_usage(std::ostringstream& s, const QuoteLine& line) {
 void explain_compute(std::ostringstream& s, const QuoteLine& line) {
   const BillingMode mode = *line.mode;
   if (mode == BillingMode::prepaid && line.plan) {
-    s << "  prepaid months needed: ceil(" << hours_text(line.span_seconds)
-      << " h / 720 h) = " << line.months_needed << "\n";
+    s << "  prepaid months needed: ceil(" << hours_text(line.span_seconds) << " h / "
+      << line.month_hours << " h) = " << line.months_needed << "\n";
     s << "  cheapest combination of terms (1–12, 24, 36, 48, 60 months) covering it: "
       << line.plan->months_covered << (line.plan->months_covered == 1 ? " month" : " months")
       << " for " << line.plan->total.to_string() << "\n";
@@ -293,7 +293,7 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
   explain_compute(s, line);
   if (line.sustained_use_credit) {
     s << "  sustained use discount: −" << line.sustained_use_credit->to_string() << " (policy row #"
-      << line.policy->id << ": per 720-h month from the first run, the "
+      << line.policy->id << ": per calendar month from the quote's date, the "
       << "hours' use stacked into inferred instances, each quarter of a month's use charged at "
       << "the next tier";
     for (const auto& t : line.policy->sustained_use_tiers) s << " " << t.to_string();

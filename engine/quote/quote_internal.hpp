@@ -17,7 +17,7 @@ namespace gpubill::quote_detail {
 
 inline constexpr std::int64_t kHour = 3600;
 inline constexpr std::int64_t kDay = 86400;
-inline constexpr std::int64_t kMonth = 720 * kHour;  // a month is 720 h in quotes
+inline constexpr std::int64_t kMonth = 720 * kHour;  // the default quote month (720 h)
 inline constexpr std::int64_t kMicro = 1'000'000;    // Decimal units per micro-unit
 inline constexpr std::uint8_t kNoMode = 0xff;
 
@@ -61,7 +61,8 @@ struct Usage {
   bool daily = false;           // one run a day (runs = days × lives)
   std::int64_t busy = 0;        // GPU time used
   std::int64_t span = 0;        // calendar time held
-  int months = 1;               // prepaid months needed
+  int months = 1;               // prepaid months needed (months of `month` seconds)
+  std::int64_t month = kMonth;  // the quote's month for these lines (ProviderCtx::month_hours)
   std::int64_t full_hours = 0;  // whole hours in one run
   std::optional<std::int64_t> finish;
   // Spot lines of a workload with an interruption model: the expectation the usage is built
@@ -72,7 +73,9 @@ struct Usage {
   bool unfinishable() const { return spot && (!spot->finishes || spot_exceeds_day()); }
 };
 
-Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish);
+// `month_hours`: the quote's month for the lines the usage is for (a "months" duration is
+// months × month_hours; prepaid months needed = ceil(span / month)).
+Usage usage_for(const ResolvedWorkload& w, std::optional<std::int64_t> finish, int month_hours);
 // A spot line's usage under the workload's interruption model, on a provider whose spot
 // instances stop after `max_run_hours` (0 = never): each run of `base` stretched to its expected
 // running time and split into its instance lives.
@@ -89,7 +92,7 @@ struct GpuCheck {
   bool ok = false;
   Exclude why = Exclude::gpu_model;
   std::optional<Decimal> ram_floor;  // count × memory
-  std::optional<Usage> usage;        // work-based durations
+  std::vector<Usage> usages;         // work-based durations: one per quote month in use
 };
 
 struct ProviderCtx {
@@ -100,6 +103,10 @@ struct ProviderCtx {
   // The lowest share of the base rate a sustained use tier charges, in micro-units (1e6 =
   // no sustained use discount): what a lower bound of a payg total may assume.
   std::int64_t sustained_floor_micro = 1'000'000;
+  // The quote's month for this provider's lines: the workload's month_hours, else the policy
+  // row's quote_month_hours (the provider's calculator's convention).
+  int month_hours = 720;
+  bool month_from_workload = false;
 };
 
 struct CurrencyRate {
@@ -179,9 +186,10 @@ struct Ctx {
   std::vector<char> provider_any_region;  // by provider: does it have a requested region?
   std::uint8_t modes_allowed = 0;
   std::vector<GpuCheck> gpus;
-  std::optional<Decimal> ram_floor;  // an explicit floor
-  Usage fixed_usage;
-  std::deque<CurrencyRate> rates;  // few, looked up linearly; a deque keeps their addresses
+  std::optional<Decimal> ram_floor;   // an explicit floor
+  std::vector<Usage> fixed_usages;    // one per quote month in use (non-work durations)
+  std::vector<int> month_hours_used;  // the distinct ProviderCtx::month_hours
+  std::deque<CurrencyRate> rates;     // few, looked up linearly; a deque keeps their addresses
   std::vector<const CurrencyRate*> index_rates;  // by Index::currencies
   std::vector<GroupCtx> groups;
   std::unordered_map<std::uint64_t, PartCost> part_cache;

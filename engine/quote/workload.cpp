@@ -468,6 +468,16 @@ void resolve_currency(const Workload& w, ResolvedWorkload& r) {
   }
 }
 
+// The quote's month: 28 to 31 days of hours, or unset (each provider's convention).
+void resolve_month_hours(const Workload& w, ResolvedWorkload& r) {
+  if (!w.month_hours) return;
+  if (*w.month_hours < 672 || *w.month_hours > 744) {
+    fail(w, "/month_hours",
+         "month_hours must be 672 to 744 (28 to 31 days), found " + std::to_string(*w.month_hours));
+  }
+  r.month_hours = *w.month_hours;
+}
+
 void resolve_date(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
   if (w.date) {
     try {
@@ -499,6 +509,7 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
   resolve_spot(w, r);
   resolve_currency(w, r);
   resolve_date(w, catalog, r);
+  resolve_month_hours(w, r);
   return r;
 }
 

@@ -83,7 +83,7 @@ Workload parse_workload_json(std::string_view text, const std::string& file_name
   const json doc = json_input::parse_document(text, file_name);
   const Fields top(doc, "/", file_name,
                    {"format", "name", "gpu", "host", "storage", "network", "duration", "spot",
-                    "providers", "regions", "modes", "currency", "date"});
+                    "providers", "regions", "modes", "currency", "date", "month_hours"});
   Workload w;
   w.source = file_name;
   if (const json* fmt = top.find("format")) {
@@ -156,6 +156,7 @@ Workload parse_workload_json(std::string_view text, const std::string& file_name
   w.modes = string_list(top, "modes");
   w.currency = opt_string(top, "currency");
   w.date = opt_string(top, "date");
+  w.month_hours = opt_count(top, "month_hours");
   return w;
 }
 

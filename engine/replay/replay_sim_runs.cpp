@@ -110,7 +110,7 @@ void Account::activate(Sim& sim, Meter& m, Seconds t, std::int64_t seq) {
   m.run_started = t;
   if (m.hour_end == 0 || m.waiting_cycle) {
     m.waiting_cycle = false;
-    m.hour_end = sim.first_hour_end(info_of(sim, *m.owner), t);
+    m.hour_end = piece_end(sim, m, t, sim.first_hour_end(info_of(sim, *m.owner), t));
     m.first_use = t;
     m.last_use = t;
   }

@@ -1,6 +1,7 @@
 // Replay simulation hour ends: meter settlement, settlement cycles, hour-end and bulk spans.
 #include <algorithm>
 
+#include "gpubill/rules/spot_pricing.hpp"
 #include "replay/replay_model.hpp"
 #include "replay/replay_sim_support.hpp"
 
@@ -84,7 +85,34 @@ bool sustained_use_applies(const BillingPolicy& policy, const Instance& inst, co
          policy.sustained_use_applies_to(inst.family);
 }
 
+// The spot pricing rule's piece for a meter's use from `start` (its instance's spot policy):
+// the whole hour for anything but a spot instance's compute.
+rules::PricedPiece spot_piece(Sim& sim, const Meter& m, Seconds start, Seconds hour_end) {
+  const Instance& inst = *m.owner;
+  const rules::PricedPiece whole{to_instant(start), to_instant(hour_end)};
+  if (inst.mode != BillingMode::spot || !is_compute(m) || hour_end <= start) return whole;
+  const BillingPolicy* policy = sim.policy_at(inst.provider, start).row;
+  if (!policy) return whole;
+  const SubjectKind kind = m.source == Source::gpu ? SubjectKind::gpu : SubjectKind::instance;
+  const auto next_change = [&](Instant t) -> std::optional<Instant> {
+    const auto p =
+        sim.price_at(inst.provider, kind, m.subject, inst.region, inst.mode, to_seconds(t));
+    if (!p.row || p.until == kNever) return std::nullopt;
+    return to_instant(p.until);
+  };
+  return rules::spot_priced_piece(*policy, to_instant(inst.created_at), to_instant(start),
+                                  to_instant(hour_end), next_change);
+}
+
 }  // namespace
+
+Seconds piece_end(Sim& sim, Meter& m, Seconds start, Seconds hour_end) {
+  return to_seconds(spot_piece(sim, m, start, hour_end).end);
+}
+
+Seconds piece_price_at(Sim& sim, Meter& m, Seconds start, Seconds hour_end) {
+  return to_seconds(spot_piece(sim, m, start, hour_end).price_at);
+}
 
 void Account::close_cycle(Sim& sim, Meter& m, Seconds t) {
   if (!m.cycle_end) return;
@@ -138,7 +166,7 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
   }
   const std::int64_t raw = m.used + m.extra;
   if (raw > 0) {
-    resolve(sim, m, m.first_use);
+    resolve(sim, m, piece_price_at(sim, m, m.first_use, e));
     const Money* price = meter_price(m);
     if (!price || !m.policy) {
       history(sim, inst, e,
@@ -215,7 +243,13 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
     m.seqs.push_back(m.active_seq);
     m.first_use = e;
     m.last_use = e;
-    m.hour_end = sim.next_hour_end(info_of(sim, inst), e);
+    if (inst.mode == BillingMode::spot && is_compute(m)) {
+      // A spot hour may have been cut at e (spot_priced_piece): the next piece runs from e to
+      // the next hour start, or to the next cut.
+      m.hour_end = piece_end(sim, m, e, sim.first_hour_end(info_of(sim, inst), e));
+    } else {
+      m.hour_end = sim.next_hour_end(info_of(sim, inst), e);
+    }
   } else if (m.cycle_end && !m.retired) {
     m.hour_end = m.cycle_end;  // stopped: wait for the cycle's end to round its record
     m.waiting_cycle = true;

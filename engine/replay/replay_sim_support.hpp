@@ -64,6 +64,13 @@ inline ProviderInfo& info_of(Sim& sim, Instance& inst) {
   return *inst.pinfo;
 }
 
+// The end of the open piece of meter `m` that starts at `start` in the hour ending `hour_end`:
+// `hour_end`, or earlier where the spot pricing rule cuts the hour (rules::spot_priced_piece:
+// a spot price change under per_second, the end of the protection period). And the instant
+// whose price row prices that piece (`start`, or the creation for a deal price).
+Seconds piece_end(Sim& sim, Meter& m, Seconds start, Seconds hour_end);
+Seconds piece_price_at(Sim& sim, Meter& m, Seconds start, Seconds hour_end);
+
 inline std::string no_price(BillingMode mode, const std::string& what, const std::string& region,
                             Seconds t) {
   return "no " + std::string(to_string(mode)) + " price for " + what +

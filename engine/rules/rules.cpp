@@ -95,14 +95,16 @@ RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds,
 }
 
 RunCost payg_runs_cost(const Money& hourly_price, std::int64_t seconds, std::int64_t runs,
-                       const BillingPolicy& policy, MeteredResource resource) {
+                       const BillingPolicy& policy, MeteredResource resource, int month_hours) {
   const SettlementPeriod period = policy.settlement_period_of(resource);
   if (runs < 1) throw std::invalid_argument("payg_runs_cost: runs must be at least 1");
   if (period == SettlementPeriod::hour) {
     const RunCost one = payg_run_cost(hourly_price, seconds, policy);
     return {one.exact * runs, one.billed * runs, one.settlements * runs};
   }
-  const std::int64_t cycle = period == SettlementPeriod::day ? kSecondsPerDay : 30 * kSecondsPerDay;
+  const std::int64_t cycle = period == SettlementPeriod::day
+                                 ? kSecondsPerDay
+                                 : std::int64_t{std::max(1, month_hours)} * kSecondsPerHour;
   const std::int64_t billed_seconds =
       std::max<std::int64_t>(seconds, policy.min_charge_seconds_per_run);
   // The exact usage records of `s` seconds of one run from a cycle's start (hour by hour).

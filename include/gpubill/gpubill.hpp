@@ -28,6 +28,7 @@
 // rules: providers' billing rules (pure)
 #include "gpubill/rules/rules.hpp"
 #include "gpubill/rules/spot_model.hpp"
+#include "gpubill/rules/spot_pricing.hpp"
 
 // replay: usage logs replayed into bills
 #include "gpubill/replay/events.hpp"

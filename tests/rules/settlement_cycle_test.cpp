@@ -212,9 +212,13 @@ TEST_CASE("Google in a quote: host and K80 are settled apart and rounded on the 
           "[quote][cycle][google]") {
   // 730 h of n1-highmem-2 (0.1184/h) + 1 × K80 (0.45/h) on 2019-06-30. Rounding the summed
   // 0.5684/h every hour (0.57 × 730 = 416.10) was 1.17 too much; each meter's records exact and
-  // rounded per 720 h cycle: host 85.248 → 85.25 + 1.184 → 1.18, K80 324 + 4.5 → 414.93. The
-  // first month is a full month of use: sustained use takes 30 % off it, host 25.5744 → 25.57
-  // and K80 97.20; the 10 h of the second month are in the first tier: 414.93 − 122.77.
+  // rounded per quote month (730 h here, Google's calculator month): host 86.432 → 86.43, K80
+  // 328.5 → 414.93 (replay's calendar months give the same: 2.84 + 83.59 and 10.8 + 317.7).
+  // Sustained use is per calendar month from the quote's date (issue 27; Google computes it per
+  // calendar month, cloud.google.com/compute/docs/sustained-use-discounts): June 30 is 24 h of June
+  // (first tier, no credit) and July 706 h of 744 h: 186 h at 100 %, 186 at 80 %, 186 at 60 %, 148
+  // at 40 % = 200.4 h of credit: host 23.72736 → 23.73, K80 90.18; 414.93 − 113.91. (Counted per
+  // 720-h month from the first run, as before, it was 30 % off: 122.77, which replay never gave.)
   ReplayFixture fx;
   const Workload w = parse_workload_json(
       R"({"format": "gpubill-workload/1", "gpu": {"models": ["K80"], "count": 1},
@@ -231,8 +235,8 @@ TEST_CASE("Google in a quote: host and K80 are settled apart and rounded on the 
   CHECK(line->run_cost->billed.to_string() == "414.93 USD");
   CHECK(line->run_cost->exact.amount().to_string() == "414.932");
   REQUIRE(line->sustained_use_credit);
-  CHECK(line->sustained_use_credit->to_string() == "122.77 USD");
-  CHECK(line->compute->to_string() == "292.16 USD");
+  CHECK(line->sustained_use_credit->to_string() == "113.91 USD");
+  CHECK(line->compute->to_string() == "301.02 USD");
   const std::string text = explain_line(q, *line);
   CHECK(text.find("one settlement record per month") != std::string::npos);
 }

@@ -24,6 +24,19 @@ std::string_view to_string(SettlementPeriod period) noexcept;
 // "hour", "day" or "month". Throws ParseError.
 SettlementPeriod parse_settlement_period(std::string_view text);
 
+// The price a spot meter pays when the spot price changes within an hour (policy field
+// spot_price_basis; rules::spot_priced_piece applies it):
+//   hour_start            the price in force at the hour's first second of use, for the whole
+//                         hour (Huawei: "按9:00起始成交价");
+//   per_second            each second at the price in force then: the hour is cut where the
+//                         price changes (AWS from 2017-10-02);
+//   deal_then_per_second  the price at creation (the deal price) for the protection period
+//                         (spot_protection_hours from creation), then per_second (Alibaba).
+enum class SpotPriceBasis { hour_start, per_second, deal_then_per_second };
+std::string_view to_string(SpotPriceBasis basis) noexcept;
+// "hour_start", "per_second" or "deal_then_per_second". Throws ParseError.
+SpotPriceBasis parse_spot_price_basis(std::string_view text);
+
 // What a pay-as-you-go meter bills, for the settlement cycle of each kind.
 enum class MeteredResource { compute, disk, bandwidth };
 
@@ -97,6 +110,15 @@ struct BillingPolicy {
   // (Alibaba's protection period: 1 by default).
   int spot_max_run_hours = 0;
   int spot_protection_hours = 0;
+  // ---- Metering and pricing rules (issue 27, part B); keep these together ----
+  // Spot price within the hour (SpotPriceBasis above; rules::spot_price_segments).
+  SpotPriceBasis spot_price_basis = SpotPriceBasis::hour_start;
+  // Hours in a month for quotes: a workload's "months", prices quoted per month, the payg
+  // monthly settlement cycle and the prepaid months a span needs are counted in months of this
+  // many hours (AWS, Azure and Google's calculators: 730; default 720 = 30 days). A quote may
+  // override it (QuoteOptions / --month-hours). Replay never uses it: bills follow calendars.
+  int quote_month_hours = 720;
+  // ---- end of metering and pricing rules ----
   std::string source;
   std::string as_of;
 };

@@ -258,6 +258,10 @@ struct PolicyRowInfo {
   // As stored: "1,0.8,0.6,0.4" and "n1"; empty = no sustained use discount.
   std::string sustained_use_tiers, sustained_use_families;
   std::string source, as_of;
+  // Metering and pricing rules (issue 27, part B): "hour_start", "per_second" or
+  // "deal_then_per_second"; the hours in a quote's month.
+  std::string spot_price_basis = "hour_start";
+  int quote_month_hours = 720;
 };
 
 struct DiscountRowInfo {
@@ -307,6 +311,11 @@ struct ChargeExplanation {
   // the line was settled): the derivation holds for the row used, but `gpubill rebuild` would
   // re-price the line.
   std::vector<std::string> superseded;
+  // The billing rule that produced the line: the rules:: function and the rule kind it applies
+  // (e.g. "rules::usage_record — metering and settlement (hourly record, half_up 2)"), and the
+  // source of that rule (the policy row's source: the provider's document). Empty when the line
+  // has no policy row.
+  std::string rule, rule_source;
 };
 
 // Everything that justifies a charge line. Throws NotFound when there is no such charge.

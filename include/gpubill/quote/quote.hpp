@@ -115,6 +115,12 @@ struct QuoteLine {
   std::optional<Money> break_even_monthly, break_even_hourly;
 
   std::vector<std::string> notes;
+
+  // The hours in a month this line used (months of the workload, prices per month, monthly
+  // settlement cycles, prepaid months needed), and where that convention comes from: the
+  // provider's policy row (quote_month_hours) or the workload (month_hours).
+  int month_hours = 720;
+  bool month_hours_from_workload = false;
 };
 
 struct ExclusionReason {

@@ -70,7 +70,9 @@ struct SpotNeed {
 // How long: exactly one of
 //   hours                        continuous use;
 //   hours_per_day + days         a daily schedule, each day its own run;
-//   months                       continuous use for months of 720 hours;
+//   months                       continuous use for months of the quote's month (month_hours
+//                                below; by default each provider's calculator's: 730 h for AWS,
+//                                Azure and Google, 720 h elsewhere);
 //   gpu_hours (+ reference_gpu)  work: GPU-hours on a reference GPU (default: the GPU the first
 //                                model name denotes), scaled by throughput at `precision`;
 //   pflop (+ efficiency)         work: total PFLOP at `precision` and `efficiency` (fraction of
@@ -100,6 +102,10 @@ struct Workload {
   std::vector<std::string> modes;       // billing mode names; empty = every mode
   std::optional<std::string> currency;  // comparison currency; default CNY
   std::optional<std::string> date;      // YYYY-MM-DD or RFC 3339; default: latest price date
+  // Hours in a month for this quote (672–744): "months" durations, prices per month, monthly
+  // settlement cycles and prepaid months needed. Unset = each provider's convention, the policy
+  // row's quote_month_hours (gpubill/catalog/policy.hpp).
+  std::optional<int> month_hours;
 
   // Where the fields came from, for error messages: the file name (or "command line"), and the
   // fields a command-line flag set or overrode, as JSON pointer → flag ("/duration/hours" →
@@ -140,10 +146,12 @@ struct ResolvedWorkload {
   std::optional<Decimal> egress_gb;
 
   DurationKind duration = DurationKind::hours;
-  Decimal hours;   // hours: the hours; daily: hours per day; months: months × 720
+  Decimal hours;   // hours: the hours; daily: hours per day; months: months × 720 (see
+                   // month_hours: a line's months are months × its month's hours)
   int days = 0;    // daily
   int months = 0;  // months
-  Decimal work;    // gpu_hours: GPU-hours; pflop: PFLOP
+  std::optional<int> month_hours;  // the workload's month_hours; unset = per provider
+  Decimal work;                    // gpu_hours: GPU-hours; pflop: PFLOP
   const Gpu* reference_gpu = nullptr;
   Precision precision = Precision::fp32;
   Decimal efficiency = Decimal(1);

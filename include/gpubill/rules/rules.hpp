@@ -62,11 +62,15 @@ RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds, const Bil
 //   hour   payg_run_cost per run, × runs;
 //   day / month   each hour's usage record exact (per-run minimum and metering as above), one
 //          record per cycle rounded once. A quote places the first run at the start of a cycle;
-//          a quoted day is 24 h and a quoted month 30 days (720 h), so runs of a day each fall
-//          in a cycle of their own (day) or 30 to a cycle (month).
+//          a quoted day is 24 h and a quoted month `month_hours` (720 = 30 days; daily runs
+//          fall 30 to a monthly cycle), so runs of a day each fall in a cycle of their own
+//          (day) or 30 to a cycle (month).
 // `settlements` counts the rounded records. The lifetime minimum applies when runs == 1.
+// `month_hours` is the quote's month (policy.quote_month_hours unless the quote overrides it):
+// the length of a monthly settlement cycle here.
 RunCost payg_runs_cost(const Money& hourly_price, std::int64_t seconds, std::int64_t runs,
-                       const BillingPolicy& policy, MeteredResource resource);
+                       const BillingPolicy& policy, MeteredResource resource,
+                       int month_hours = 720);
 
 // A prepaid order of `months` at `monthly_price` with the term discount `discount` (nullptr =
 // list price): charged = monthly × months × factor, rounded with the policy's settlement

@@ -1,0 +1,73 @@
+#include "catalog/policy_metering.hpp"
+
+#include <string>
+
+#include "gpubill/base/errors.hpp"
+
+namespace gpubill {
+
+std::string_view to_string(SpotPriceBasis basis) noexcept {
+  switch (basis) {
+    case SpotPriceBasis::per_second:
+      return "per_second";
+    case SpotPriceBasis::deal_then_per_second:
+      return "deal_then_per_second";
+    case SpotPriceBasis::hour_start:
+      break;
+  }
+  return "hour_start";
+}
+
+SpotPriceBasis parse_spot_price_basis(std::string_view text) {
+  if (text == "hour_start") return SpotPriceBasis::hour_start;
+  if (text == "per_second") return SpotPriceBasis::per_second;
+  if (text == "deal_then_per_second") return SpotPriceBasis::deal_then_per_second;
+  throw ParseError("unknown spot price basis '" + std::string(text) +
+                   "' (expected hour_start, per_second or deal_then_per_second)");
+}
+
+void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p) {
+  if (f.has("spot_price_basis")) {
+    const std::string text = f.text("spot_price_basis");
+    try {
+      p.spot_price_basis = parse_spot_price_basis(text);
+    } catch (const ParseError& e) {
+      f.fail("spot_price_basis", e.what());
+    }
+  }
+  // A month of 28 to 31 days.
+  p.quote_month_hours = f.integer_or("quote_month_hours", p.quote_month_hours, 672, 744);
+}
+
+void write_metering_policy_fields(SQLite::Database& db,
+                                  const std::vector<BillingPolicy>& policies) {
+  SQLite::Statement q(db,
+                      "UPDATE policy SET spot_price_basis = ?, quote_month_hours = ? "
+                      "WHERE provider = ? AND effective_from = ?");
+  for (const auto& p : policies) {
+    q.reset();
+    q.bind(1, std::string(to_string(p.spot_price_basis)));
+    q.bind(2, p.quote_month_hours);
+    q.bind(3, p.provider);
+    q.bind(4, static_cast<int64_t>(p.period.from.time_since_epoch().count()));
+    q.exec();
+  }
+}
+
+void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy>& policies) {
+  SQLite::Statement q(db, "SELECT spot_price_basis, quote_month_hours FROM policy WHERE id = ?");
+  for (auto& p : policies) {
+    q.reset();
+    q.bind(1, static_cast<int64_t>(p.id));
+    if (!q.executeStep()) continue;
+    const std::string basis = q.getColumn(0).getString();
+    try {
+      p.spot_price_basis = parse_spot_price_basis(basis);
+    } catch (const ParseError& e) {
+      throw StoreError("policy " + std::to_string(p.id) + ": spot_price_basis: " + e.what());
+    }
+    p.quote_month_hours = q.getColumn(1).getInt();
+  }
+}
+
+}  // namespace gpubill

@@ -1,0 +1,29 @@
+// Private to the catalog: the metering and pricing fields of a policy row (issue 27, part B:
+// spot_price_basis, quote_month_hours), read from catalog JSON and stored in their own columns
+// (migrations/0011_metering_rules.sql), kept apart from the other policy fields.
+#pragma once
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <string_view>
+#include <vector>
+
+#include "base/json_fields.hpp"
+#include "gpubill/catalog/policy.hpp"
+
+namespace gpubill {
+
+// The JSON keys of this block, for the policies section's list of allowed keys.
+inline constexpr std::string_view kMeteringPolicyKeys[] = {"spot_price_basis", "quote_month_hours"};
+
+// Reads this block's fields of one "policies" row into `p` (absent = the defaults in
+// policy.hpp). Throws InputError naming the field.
+void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p);
+
+// Writes this block's columns of the policy rows already upserted (keyed by provider and
+// effective_from), and reads them back into `policies` (matched by row id). Throw StoreError
+// on a value that does not decode.
+void write_metering_policy_fields(SQLite::Database& db, const std::vector<BillingPolicy>& policies);
+void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy>& policies);
+
+}  // namespace gpubill
