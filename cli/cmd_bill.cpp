@@ -23,6 +23,7 @@ struct ChargesArgs {
   std::string account, instance, format = "table";
   std::optional<std::string> from, to;
   bool hourly = false;
+  bool forecast = false;  // --forecast: the FOCUS forecast part
 };
 
 // Every field of a line (csv, json): the columns and the cells of one line.
@@ -141,9 +142,13 @@ int run_charges(const Globals& globals, const ChargesArgs& args) {
   if (filter.from && filter.to && *filter.to < *filter.from) {
     throw InputError("command line", "", "--to", *args.to + " is before --from " + *args.from);
   }
+  if (args.forecast && args.format != "focus") {
+    throw InputError("command line", "", "--forecast", "needs --format focus");
+  }
   if (args.format == "focus") {
     // Streamed: an export of a month of many instances is millions of hourly rows.
-    write_focus_csv(std::cout, db, query_charges(db, filter));
+    write_focus_csv(std::cout, db, query_charges(db, filter),
+                    args.forecast ? FocusPart::forecast : FocusPart::billed);
     return 0;
   }
   const Format format = parse_format(args.format);
@@ -227,7 +232,7 @@ int run_bill(const Globals& globals, const BillArgs& args) {
 
   Document doc(std::cout, args.format, Document::Shape::sections);
   doc.table("statement", summary);
-  // CSV has room for one table: the per-instance-and-component totals.
+  // CSV writes every section, with a `section` column (Document).
   doc.begin_rows("charges_by_instance_and_component",
                  with_amounts({{"instance"}, {"component"}, {"provider"}, {"instance_type"}}, true),
                  /*in_csv=*/true);
@@ -488,6 +493,9 @@ void add_bill_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->add_option("--from", args->from,
                     "Only lines starting at or after this RFC 3339 instant or date (UTC)");
     sub->add_option("--to", args->to, "Only lines starting before this instant or date (UTC)");
+    sub->add_flag("--forecast", args->forecast,
+                  "With --format focus: only the amortised hours of purchases after the end of "
+                  "the replay (the normal export stops there)");
     sub->add_flag("--hourly", args->hourly,
                   "One line per hourly settlement (a run of N identical hours is N lines)");
     sub->add_option("--format", args->format,

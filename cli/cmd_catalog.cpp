@@ -96,10 +96,12 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
   filter.gpus = gpu_flag(catalog, args.gpu);
   filter.mode = mode_flag(args.mode);
   filter.at = instant_flag("--at", args.at);
-  Table t{{{"provider"},
-           {"region"},
-           {"type"},
-           {"gpu"},
+  // A terminal too narrow leaves out the as-of date and source tag first; provider, region,
+  // type and GPU are never cut.
+  Table t{{id_column("provider"),
+           id_column("region"),
+           id_column("type"),
+           id_column("gpu"),
            {"gpu_count", true},
            int_column("vcpu"),
            {"ram_gb", true},
@@ -107,9 +109,10 @@ int run_offers(const Globals& globals, const OffersArgs& args) {
            {"price", true},
            {"currency"},
            {"unit"},
-           {"as_of"},
-           {"src"},
-           {"source", false, 60}},
+           droppable({"as_of"}, 2),
+           droppable({"src"}, 1),
+           // Text: each distinct source once, numbered under the table (they are long).
+           args.format == Format::table ? notes_column("source") : Column{"source"}},
           {}};
   for (const auto& o : list_offers(catalog, filter)) {
     const auto& it = *o.instance_type;

@@ -14,6 +14,7 @@
 #include "output.hpp"
 #include "quote_args.hpp"
 #include "quote_compare_output.hpp"
+#include "quote_overview.hpp"
 
 namespace gpubill::cli {
 
@@ -31,27 +32,33 @@ bool work_based(const ResolvedWorkload& w) {
   return w.duration == DurationKind::gpu_hours || w.duration == DurationKind::pflop;
 }
 
-// The lines, or only `only` when given (quote --explain).
+// The lines, or only `only` when given (quote --explain). A text table fits the terminal by
+// leaving out columns (currency, break-even, GPUs, per GPU-hour, source tag, as-of) and lists
+// the notes under it; provider, region and instance type are never cut. CSV and JSON hold
+// every column: `total` is empty for an unknown price (`priced` says which), `mode` empty for
+// an offer with no price at all.
 Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format,
                   const std::vector<const QuoteLine*>* only = nullptr) {
   const std::string cur = q.currency.to_string();
   const bool text = format == Format::table;
   Table t;
   t.columns = {int_column("rank"),
-               {"provider"},
-               {"region"},
-               {"instance_type"},
-               {"gpus"},
+               id_column("provider"),
+               id_column("region"),
+               id_column("instance_type"),
+               droppable({"gpus"}, 7),
                {"mode"},
                {"total", true},
-               {"currency"},
-               {"per_gpu_hour", true},
-               {"break_even_h_per_month", true},
-               {"as_of"},
-               {"src"}};
+               droppable({"currency"}, 9),
+               droppable({"per_gpu_hour", true}, 5),
+               droppable({"break_even_h_per_month", true}, 8),
+               droppable({"as_of"}, 4),
+               droppable({"src"}, 6)};
   if (work_based(w)) t.columns.push_back({"finish_h", true});
-  t.columns.push_back({"notes", false, text ? std::size_t{70} : 0});
+  t.columns.push_back(text ? notes_column("notes") : Column{"notes"});
   if (!text) {
+    t.columns.push_back(bool_column("priced"));
+    t.columns.push_back(bool_column("stale"));
     t.columns.push_back({"total_exact"});
     t.columns.push_back({"per_fp32_tflop_hour"});
     t.columns.push_back({"per_fp16_tflop_hour"});
@@ -68,8 +75,8 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
         l.region,
         l.instance_type,
         gpus_cell(l),
-        l.mode ? std::string(to_string(*l.mode)) : "-",
-        l.priced ? money_cell(l.total) : "unknown",
+        l.mode ? std::string(to_string(*l.mode)) : (text ? "-" : ""),
+        l.priced ? money_cell(l.total) : (text ? "unknown" : ""),
         cur,
         money_cell(l.per_gpu_hour, 4),
         l.break_even_hours_per_month ? l.break_even_hours_per_month->to_string(1) : "",
@@ -78,6 +85,8 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
     if (work_based(w)) row.push_back(l.finish_seconds ? hours_cell(*l.finish_seconds) : "");
     row.push_back(l.priced ? join(l.notes, "; ") : l.unknown_reason);
     if (!text) {
+      row.push_back(l.priced ? "yes" : "no");
+      row.push_back(l.priced && l.stale ? "yes" : "no");
       row.push_back(l.total ? l.total->amount().to_string() : "");
       row.push_back(l.per_fp32_tflop_hour ? l.per_fp32_tflop_hour->amount().to_string() : "");
       row.push_back(l.per_fp16_tflop_hour ? l.per_fp16_tflop_hour->amount().to_string() : "");
@@ -119,6 +128,7 @@ nlohmann::ordered_json line_json(const QuoteLine& l) {
                       : nlohmann::ordered_json(nullptr)},
       {"interruptible", l.interruptible},
       {"priced", l.priced},
+      {"stale", l.priced && l.stale},
       {"as_of", l.price_row ? nlohmann::ordered_json(l.as_of) : nlohmann::ordered_json(nullptr)},
       {"source_tag", l.price_row ? nlohmann::ordered_json(std::string(to_string(l.source_tag)))
                                  : nlohmann::ordered_json(nullptr)},
@@ -230,10 +240,43 @@ void print_exclusions(std::ostream& out, const QuoteResult& q, bool with_filters
 
 // What `quote` shows besides the ranking itself.
 struct QuoteShow {
+  // --top: a text table shows the best `top` lines (default 20) instead of the overview; JSON
+  // and CSV hold every line unless it is given.
   std::size_t top = 20;
+  CLI::Option* top_option = nullptr;
+  bool top_given() const { return top_option != nullptr && top_option->count() > 0; }
   std::string explain, compare_to;
   bool show_excluded = false;
+  bool include_stale = false;  // rank stale prices with the current ones
 };
+
+// The exit status of a quote: 4 when nothing fits or nothing is priced.
+int quote_status(const QuoteResult& q) {
+  return q.offers_fitting == 0 || q.lines_priced == 0 ? kExitNothingMatched : kExitOk;
+}
+
+// The header of a text quote: the workload, its assumptions, the quote date and how it was
+// chosen, the newest price source per provider, the currency.
+void print_quote_header(std::ostream& out, const PricedQuote& priced) {
+  const QuoteResult& q = priced.result;
+  write_wrapped(out, "Quote: " + describe(priced.workload), "", "  ");
+  for (const auto& a : q.assumptions) write_wrapped(out, a, "  - ", "    ");
+  std::vector<std::string> dates;
+  for (const auto& [provider, day] : newest_price_sources(priced.catalog, q)) {
+    dates.push_back(provider + " " + day);
+  }
+  if (!dates.empty()) {
+    write_wrapped(out, "Newest price source per provider: " + join(dates, ", ") + ".", "", "  ");
+  }
+  if (q.stale_apart && q.lines_stale > 0) {
+    write_wrapped(out,
+                  "A price whose source is dated over " + std::to_string(kStaleAfterMonths) +
+                      " months before that day is stale: listed apart, not ranked with the "
+                      "current ones (--include-stale ranks them together).",
+                  "", "  ");
+  }
+  out << "\n";
+}
 
 int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
               const QuoteShow& show) {
@@ -245,7 +288,10 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
                               : std::optional<QuoteSnapshot>(read_quote_snapshot(show.compare_to));
   auto db = globals.open_database(Access::read);
   QuoteOptions options;
-  options.top = top;
+  options.stale_apart = !show.include_stale;
+  // The text overview needs every line to pick each provider's best; JSON and CSV hold every
+  // line unless --top is given.
+  options.top = show.top_given() ? top : 0;
   if (!explain.empty()) {
     // A rank needs the ranking only down to it; an id may name any line.
     const bool rank =
@@ -258,7 +304,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
   const QuoteResult& q = priced->result;
   if (before) {
     write_quote_comparison(std::cout, q, *before, show.compare_to, top, format);
-    return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
+    return quote_status(q);
   }
 
   if (!explain.empty()) {
@@ -279,33 +325,36 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
     return 0;
   }
   if (format == Format::json) {
-    nlohmann::ordered_json j = {{"workload", describe(w)},
-                                {"currency", q.currency.to_string()},
-                                {"at", format_instant(q.at)},
-                                {"assumptions", q.assumptions},
-                                {"offers_total", q.offers_total},
-                                {"offers_fitting", q.offers_fitting},
-                                {"lines_priced", q.lines_priced},
-                                {"lines_unknown", q.lines_unknown},
-                                {"lines", nlohmann::ordered_json::array()},
-                                {"exclusions", exclusions_json(q)}};
+    nlohmann::ordered_json j = {
+        {"workload", describe(w)},         {"currency", q.currency.to_string()},
+        {"at", format_instant(q.at)},      {"assumptions", q.assumptions},
+        {"offers_total", q.offers_total},  {"offers_fitting", q.offers_fitting},
+        {"lines_priced", q.lines_priced},  {"lines_unknown", q.lines_unknown},
+        {"lines_stale", q.lines_stale},    {"lines", nlohmann::ordered_json::array()},
+        {"exclusions", exclusions_json(q)}};
     for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
     std::cout << json_text(with_schema_version(j)) << "\n";
-    return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
+    return quote_status(q);
   }
   if (format == Format::csv) {
     write_table(std::cout, lines_table(q, w, format), format);
-    return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
+    return quote_status(q);
   }
 
-  std::cout << "Quote: " << describe(w) << "\n";
-  for (const auto& a : q.assumptions) std::cout << "  - " << a << "\n";
-  std::cout << "\n";
+  print_quote_header(std::cout, *priced);
   if (q.offers_fitting == 0) {
     std::cout << "No offer fits this workload (" << q.offers_total
               << " offers in the catalog). Why each family was excluded:\n";
     print_exclusions(std::cout, q, true);
     return kExitNothingMatched;
+  }
+  if (!show.top_given()) {
+    write_quote_overview(std::cout, q);
+    write_wrapped(std::cout,
+                  "Explain a line with --explain RANK; --show-excluded lists the offers that did "
+                  "not fit.",
+                  "", "  ");
+    return quote_status(q);
   }
   write_table(std::cout, lines_table(q, w, format), format);
   std::cout << "\n"
@@ -331,7 +380,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
     std::cout << n << " offers in " << q.exclusions.size()
               << " families did not fit (--show-excluded lists why).\n";
   }
-  return 0;
+  return quote_status(q);
 }
 
 // The offers of an advice, one row each. Quantities are exact decimals, yes/no fields
@@ -420,8 +469,15 @@ void add_quote_commands(CLI::App& app, Globals& globals, Action& action) {
     auto format = std::make_shared<Format>(Format::table);
     auto show = std::make_shared<QuoteShow>();
     add_workload_options(*sub, *args);
-    sub->add_option("--top", show->top, "Show the best N priced lines (default 20; 0 = all)")
-        ->check(count_flag(0, kMaxTop));
+    show->top_option =
+        sub->add_option(
+               "--top", show->top,
+               "Show the best N priced lines (0 = all). Without it a text quote shows the best line "
+               "of each provider and billing mode, and JSON and CSV hold every line")
+            ->check(count_flag(0, kMaxTop));
+    sub->add_flag("--include-stale", show->include_stale,
+                  "Rank prices whose source is over 24 months older than the quote date with the "
+                  "current ones (by default they are listed after them)");
     auto* explain = sub->add_option(
         "--explain", show->explain,
         "Show the arithmetic of one offer's lines: a rank, a line or offer id, or part of one "

@@ -149,7 +149,9 @@ void write_quote_comparison(std::ostream& out, const QuoteResult& now, const Quo
   const QuoteComparison cmp = compare_quotes(before, after, top);
   const std::size_t added = cmp.count(LineChangeKind::added),
                     removed = cmp.count(LineChangeKind::removed),
+                    price = cmp.count(LineChangeKind::price), fx = cmp.count(LineChangeKind::fx),
                     changed = cmp.count(LineChangeKind::changed),
+                    moved = cmp.count(LineChangeKind::moved),
                     same = cmp.count(LineChangeKind::same);
   if (format == Format::json) {
     nlohmann::ordered_json j = {{"compared_to", before_path},
@@ -159,7 +161,10 @@ void write_quote_comparison(std::ostream& out, const QuoteResult& now, const Quo
                                 {"currency", now.currency.to_string()},
                                 {"new", added},
                                 {"removed", removed},
+                                {"price", price},
+                                {"fx", fx},
                                 {"changed", changed},
+                                {"moved", moved},
                                 {"same", same},
                                 {"lines", json_rows(data_table(cmp, now.currency))}};
     out << json_text(with_schema_version(j)) << "\n";
@@ -170,12 +175,15 @@ void write_quote_comparison(std::ostream& out, const QuoteResult& now, const Quo
     return;
   }
   out << "Compared with " << before_path << " (prices at " << at_text(before.at) << "; now "
-      << format_instant(now.at) << "): " << added << " new, " << removed << " removed, " << changed
-      << " changed, " << same << " the same.\n\n";
+      << format_instant(now.at) << "): " << added << " new, " << removed << " removed, " << price
+      << " with a new price, " << fx << " moved by the exchange rate only, " << changed
+      << " changed otherwise, " << moved << " only moved in rank, " << same << " the same.\n\n";
   write_table(out, text_table(cmp), format);
-  out << "\nLines are matched by provider, region, instance type and mode. move: places up (+) "
-         "or down (−) the ranking; delta = total − was; percentages of the earlier value, "
-         "rounded half up to "
+  out << "\nLines are matched by provider, region, instance type and mode. change: price (the "
+         "unit price moved), fx (same price in another currency, the exchange rate moved the "
+         "total), changed (the total moved otherwise, or a price became known), moved (only the "
+         "rank), same. move: places up (+) or down (−) the ranking; delta = total − was; "
+         "percentages of the earlier value, rounded half up to "
       << kPercentDecimals << " decimals. Totals are in " << now.currency.to_string() << ".\n";
 }
 

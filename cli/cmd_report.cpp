@@ -69,16 +69,21 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action) {
     add_workload_options(*sub, *args);
     sub->add_option("--top", *top, "Report the best N priced lines (default 0 = all)")
         ->check(count_flag(0, kMaxTop));
+    auto include_stale = std::make_shared<bool>(false);
+    sub->add_flag("--include-stale", *include_stale,
+                  "Rank stale prices (source over 24 months older than the quote date) with the "
+                  "current ones, as quote --include-stale");
     sub->add_option("--bars-per-mode", *bars,
                     "Draw the best N lines of each billing mode as bars (default 10; 0 = all)")
         ->check(count_flag(0, kMaxTop));
     add_output_option(*sub, *output);
     add_db_option(*sub, globals);
-    sub->callback([&globals, &action, args, top, bars, output] {
-      action = [&globals, args, top, bars, output] {
+    sub->callback([&globals, &action, args, top, bars, output, include_stale] {
+      action = [&globals, args, top, bars, output, include_stale] {
         auto db = globals.open_database(Access::read);
         QuoteOptions options;
         options.top = *top;
+        options.stale_apart = !*include_stale;  // ranked as `gpubill quote` ranks
         const auto priced = price_workload(db, build_workload(*args), options);
         write_page(*output, db, [&](std::ostream& out) {
           write_quote_report(out, priced->result, describe(priced->workload), *bars);

@@ -55,16 +55,19 @@ std::string mode_name(BillingMode m) {
   return m == BillingMode::payg ? "pay-as-you-go" : "prepaid";
 }
 
-std::string verdict(const LeaseVsBuyResult& r, const Comparison& c, const Fmt& f) {
+// One best option against buying, as a fact rather than a second verdict: which total is lower
+// and by how much.
+std::string comparison(const LeaseVsBuyResult& r, const Comparison& c, const Fmt& f) {
   const RentOption& o = r.options[c.option];
-  const std::string tail = " over " + std::to_string(r.inputs.horizon_months) + " months at " +
-                           f.percent(r.inputs.utilisation) + " utilisation";
+  const std::string what =
+      mode_name(o.mode) + " (" + option_label(o) + ") totals " + f.money(o.total) + ", ";
   if (c.saving.amount().sign() > 0) {
-    return "buying beats " + mode_name(o.mode) + " renting" +
-           (c.break_even_month ? " from month " + std::to_string(*c.break_even_month) : "") +
-           ": saves " + f.money(c.saving) + tail;
+    return what + f.money(c.saving) + " more than buying" +
+           (c.break_even_month
+                ? " (buying is ahead from month " + std::to_string(*c.break_even_month) + ")"
+                : "");
   }
-  return mode_name(o.mode) + " renting beats buying: saves " + f.money(-c.saving) + tail;
+  return what + f.money(-c.saving) + " less than buying";
 }
 
 std::string signed_money(const Money& m, const Fmt& f) {
@@ -76,9 +79,10 @@ Table summary_table(const LeaseVsBuyResult& r, const Fmt& f) {
   const auto& b = r.buy;
   const int h = in.horizon_months;
   Table t{{{"item"}, {"value"}}, {}, true};
+  t.add_row({"verdict", describe(r.verdict, r)});
   for (const auto& c : r.comparisons) {
     const std::string p = r.options[c.option].mode == BillingMode::payg ? "payg_" : "prepaid_";
-    t.add_row({p + "verdict", verdict(r, c, f)});
+    t.add_row({p + "comparison", comparison(r, c, f)});
     t.add_row({p + "break_even_utilisation", c.break_even_utilisation.describe()});
   }
   std::string rent_gpus;
@@ -321,6 +325,8 @@ ojson options_json(const LeaseVsBuyResult& r, const std::string& cur) {
                        {"gpu", o.gpu},
                        {"gpus_per_instance", o.gpus_per_instance.to_string()},
                        {"instances", o.instances},
+                       {"vcpu", o.vcpu ? ojson(*o.vcpu) : ojson()},
+                       {"ram_gb", o.ram_gb ? ojson(o.ram_gb->to_string()) : ojson()},
                        {"list_price", o.list_price.amount().to_string()},
                        {"list_currency", o.list_price.currency().to_string()},
                        {"list_unit", to_string(o.unit)},
@@ -415,6 +421,18 @@ ojson result_json(const LeaseVsBuyResult& r) {
   j["owned_per_gpu_hour"] = r.owned_per_gpu_hour ? amount(*r.owned_per_gpu_hour) : ojson();
   j["options"] = options_json(r, cur);
   j["comparisons"] = comparisons_json(r, cur);
+  ojson buy_cheaper = ojson::array();
+  for (const auto& [from, to] : r.verdict.buy_cheaper) {
+    buy_cheaper.push_back({{"from", from.to_string()}, {"to", to.to_string()}});
+  }
+  j["verdict"] = {{"text", describe(r.verdict, r)},
+                  {"rent", r.verdict.rent},
+                  {"option", r.verdict.option ? ojson(*r.verdict.option) : ojson()},
+                  {"rent_total", r.verdict.option ? amount(r.verdict.rent_total) : ojson()},
+                  {"buy_total", amount(r.verdict.buy_total)},
+                  {"difference", r.verdict.option ? amount(r.verdict.difference) : ojson()},
+                  {"buy_cheaper_utilisation", buy_cheaper},
+                  {"currency", cur}};
   j["rule_of_thumb"] = rule_of_thumb_json(r, cur);
   j["months"] = months_json(r, cur);
   j["notes"] = r.notes;

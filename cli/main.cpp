@@ -10,6 +10,7 @@
 #include "gpubill/base/errors.hpp"
 #include "output.hpp"
 #include "stdout_buffer.hpp"
+#include "usage_hint.hpp"
 
 namespace gpubill::cli {
 
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "gpubill: " << printable(e.what())
+    const std::string hint = cli::usage_hint(app, std::vector<std::string>(argv + 1, argv + argc));
+    std::cerr << "gpubill: " << printable(hint.empty() ? std::string(e.what()) : hint)
               << "\nRun with --help for the commands and their flags.\n";
     return cli::kExitUsage;
   }

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <ostream>
@@ -56,6 +57,39 @@ struct Document::State {
   std::optional<TextTable> text = {};
   std::vector<std::string> text_cells = {};  // text tables: the cells of the row being written
   bool finished = false;
+  // CSV of a sectioned document: every section's rows are held, then written as one table with
+  // a first column `section` and the union of the sections' columns (empty where a section has
+  // no such column).
+  bool collect = false;
+  std::vector<std::string> union_columns = {};
+  std::vector<std::string> section_keys = {};
+  std::vector<std::vector<std::size_t>> section_columns = {};  // per section: union index
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> held_rows = {};
+
+  void collect_section(std::string_view key) {
+    section_keys.emplace_back(key);
+    std::vector<std::size_t> map;
+    for (const auto& c : columns) {
+      auto it = std::find(union_columns.begin(), union_columns.end(), c.name);
+      if (it == union_columns.end()) it = union_columns.insert(union_columns.end(), c.name);
+      map.push_back(static_cast<std::size_t>(it - union_columns.begin()));
+    }
+    section_columns.push_back(std::move(map));
+  }
+  void write_collected() {
+    std::vector<std::string> header = {"section"};
+    header.insert(header.end(), union_columns.begin(), union_columns.end());
+    append_csv_line(buf, header);
+    for (const auto& [section, cells] : held_rows) {
+      std::vector<std::string> line(union_columns.size() + 1);
+      line[0] = section_keys[section];
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        line[section_columns[section][c] + 1] = cells[c];
+      }
+      append_csv_line(buf, line);
+      flush_if_full();
+    }
+  }
 
   void flush_if_full() {
     if (buf.size() >= kFlushBytes) flush();
@@ -81,6 +115,7 @@ struct Document::State {
 
 Document::Document(std::ostream& out, Format format, Shape shape)
     : s_(std::make_unique<State>(State{out, format, shape})), row_(new Row(*s_)) {
+  s_->collect = format == Format::csv && shape == Shape::sections;
   if (format == Format::json)
     s_->buf = "{\n  \"schema_version\": " + std::to_string(kSchemaVersion);
 }
@@ -107,7 +142,9 @@ void Document::begin_rows(std::string_view key, std::vector<Column> columns, boo
       }
       break;
     case Format::csv:
-      if (in_csv) {
+      if (s.collect) {
+        s.collect_section(key);
+      } else if (in_csv) {
         std::vector<std::string> header;
         for (const auto& c : s.columns) header.push_back(c.name);
         append_csv_line(s.buf, header);
@@ -130,7 +167,7 @@ Document::Row& Document::begin_row() {
   State& s = *s_;
   row_->cell_ = 0;
   if (s.format == Format::json) s.buf += s.rows == 0 ? "\n    {" : ",\n    {";
-  if (s.format == Format::table) s.text_cells.clear();
+  if (s.format == Format::table || s.collect) s.text_cells.clear();
   return *row_;
 }
 
@@ -145,7 +182,11 @@ void Document::end_row() {
       s.buf += '}';
       break;
     case Format::csv:
-      if (s.in_csv) s.buf += '\n';
+      if (s.collect) {
+        s.held_rows.emplace_back(s.section_keys.size() - 1, s.text_cells);
+      } else if (s.in_csv) {
+        s.buf += '\n';
+      }
       break;
     case Format::table:
       s.flush();
@@ -163,7 +204,7 @@ Kind Document::Row::next_cell() {
   const std::size_t c = cell_++;
   if (s_.format == Format::json) {
     s_.buf += s_.json_keys[c];
-  } else if (s_.format == Format::csv && s_.in_csv && c > 0) {
+  } else if (s_.format == Format::csv && s_.in_csv && !s_.collect && c > 0) {
     s_.buf += ',';
   }
   return s_.columns[c].kind;
@@ -176,7 +217,11 @@ Document::Row& Document::Row::text(std::string_view cell) {
       append_json_value(s_.buf, cell, kind);
       break;
     case Format::csv:
-      if (s_.in_csv) append_csv_cell(s_.buf, cell);
+      if (s_.collect) {
+        s_.text_cells.emplace_back(cell);
+      } else if (s_.in_csv) {
+        append_csv_cell(s_.buf, cell);
+      }
       break;
     case Format::table:
       s_.text_cells.emplace_back(cell);
@@ -209,7 +254,7 @@ Document::Row& Document::Row::integer(const std::optional<std::int64_t>& n) {
 // their column is text, as text() would write them; else through scratch_ as text().
 template <typename Append>
 Document::Row& Document::Row::plain_text(Append append) {
-  if (s_.format != Format::table && s_.columns.at(cell_).kind == Kind::text) {
+  if (s_.format != Format::table && !s_.collect && s_.columns.at(cell_).kind == Kind::text) {
     next_cell();
     if (s_.format == Format::csv && !s_.in_csv) return *this;
     if (s_.format == Format::json) s_.buf += '"';
@@ -304,6 +349,7 @@ void Document::finish() {
   State& s = *s_;
   if (s.finished) return;
   s.finished = true;
+  if (s.collect) s.write_collected();
   if (s.format == Format::json) s.buf += "\n}\n";
   s.flush();
   s.out.flush();
@@ -315,6 +361,23 @@ Column int_column(std::string name) {
 
 Column bool_column(std::string name) {
   return Column{std::move(name), false, 0, Kind::boolean};
+}
+
+Column id_column(std::string name) {
+  Column c{std::move(name)};
+  c.identifying = true;
+  return c;
+}
+
+Column notes_column(std::string name) {
+  Column c{std::move(name)};
+  c.footnote = true;
+  return c;
+}
+
+Column droppable(Column c, int rank) {
+  c.drop = rank;
+  return c;
 }
 
 void Table::add_field(std::string name, std::string value, Kind kind) {

@@ -54,12 +54,27 @@ struct Column {
   // 0 = no limit.
   std::size_t max_width = 0;
   Kind kind = Kind::text;
+  // Text tables only. A column that names what a row is (provider, region, instance type, id)
+  // is never cut: the table drops or cuts other columns to fit instead.
+  bool identifying = false;
+  // > 0: on a terminal too narrow for the table, the column is left out, the highest first,
+  // before any cell is cut (a line under the table names the columns left out).
+  int drop = 0;
+  // The cells are notes, separated by "; ": each distinct note is printed once under the table,
+  // numbered, and the cell holds its numbers ("1,3"). On a terminal and in a pipe alike.
+  bool footnote = false;
 };
 
 // A right-aligned integer column (counts, ids).
 Column int_column(std::string name);
 // A yes/no column.
 Column bool_column(std::string name);
+// A text column that names what a row is: never cut in a text table.
+Column id_column(std::string name);
+// A column of notes ("a; b"), listed under a text table (Column::footnote).
+Column notes_column(std::string name);
+// `c` with its Column::drop rank set.
+Column droppable(Column c, int rank);
 
 struct Table {
   std::vector<Column> columns;
@@ -101,8 +116,10 @@ inline constexpr std::size_t kTextSampleRows = 1000;
 //   doc.begin_rows("rows", columns); for (…) doc.row(cells); doc.end_rows(); doc.finish();
 // Listing: one section of rows, under "rows" in JSON, untitled in text. Record: one key_value
 // table, its fields at the top level of the JSON object. Sections: each under its key in JSON,
-// under a "== title ==" line in text (the key with spaces for underscores); CSV, which has
-// room for one table, writes only the section begun with in_csv.
+// under a "== title ==" line in text (the key with spaces for underscores); CSV writes every
+// section as one table: a first column `section` (the key), then the union of the sections'
+// columns in order of first use, empty where a row's section has no such column (in_csv is
+// then ignored; it chooses the table of a listing's CSV).
 class Document {
   struct State;
 
@@ -170,8 +187,7 @@ void write_table(std::ostream& out, const Table& table, Format format);
 
 // Several titled tables (e.g. an instance type's spec, prices and policy) as one sectioned
 // document; the JSON key of a section is its title in snake_case (text shows the title as it
-// is). CSV writes only the table
-// titled `csv_section`.
+// is). CSV writes every section, with a `section` column (Document); `csv_section` is unused.
 void write_sections(std::ostream& out, const std::vector<std::pair<std::string, Table>>& sections,
                     Format format, std::string_view csv_section);
 

@@ -46,6 +46,8 @@ LeaseVsBuyConfig config_of(const TcoArgs& a) {
   if (a.host_price) c.host_price = money_flag("--host-price", *a.host_price, a.currency);
   if (a.gpu_watts) c.gpu_watts = decimal_flag("--gpu-watts", *a.gpu_watts);
   if (a.host_watts) c.host_watts = decimal_flag("--host-watts", *a.host_watts);
+  if (a.host_vcpu) c.host_vcpu = *a.host_vcpu;
+  if (a.host_ram_gb) c.host_ram_gb = decimal_flag("--host-ram-gb", *a.host_ram_gb);
   if (a.horizon) c.horizon_months = *a.horizon;
   if (a.pue) c.pue = decimal_flag("--pue", *a.pue);
   if (a.kwh_price) c.kwh_price = money_flag("--kwh-price", *a.kwh_price, a.currency);
@@ -77,6 +79,8 @@ std::pair<std::string, bool> flag_of(const TcoArgs& a, const std::string& field)
       {"host_price", {"--host-price", a.host_price.has_value()}},
       {"gpu_watts", {"--gpu-watts", a.gpu_watts.has_value()}},
       {"host_watts", {"--host-watts", a.host_watts.has_value()}},
+      {"host_vcpu", {"--host-vcpu", a.host_vcpu.has_value()}},
+      {"host_ram_gb", {"--host-ram-gb", a.host_ram_gb.has_value()}},
       {"horizon_months", {"--horizon", a.horizon.has_value()}},
       {"pue", {"--pue", a.pue.has_value()}},
       {"kwh_price", {"--kwh-price", a.kwh_price.has_value()}},
@@ -107,6 +111,11 @@ void add_tco_options(CLI::App& sub, TcoArgs& args) {
                  "Server without GPUs, when --price is not given (GPUs at catalog launch price)");
   sub.add_option("--gpu-watts", args.gpu_watts, "Watts per GPU (default: catalog TDP)");
   sub.add_option("--host-watts", args.host_watts, "Host power in watts (default 600)");
+  sub.add_option("--host-vcpu", args.host_vcpu,
+                 "vCPUs of the bought server: rent options have at least as many");
+  sub.add_option("--host-ram-gb", args.host_ram_gb,
+                 "RAM of the bought server in GB: rent options have at least as much (default: "
+                 "the GPUs' memory)");
   sub.add_option("--horizon", args.horizon, "Horizon in months (default 36)");
   sub.add_option("--pue", args.pue, "Power usage effectiveness (default 1.5)");
   sub.add_option("--kwh-price", args.kwh_price, "Electricity price per kWh (default 0.10 USD)");

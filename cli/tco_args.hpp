@@ -15,9 +15,9 @@ namespace gpubill::cli {
 
 struct TcoArgs {
   std::string config_path;
-  std::optional<std::string> gpu, price, host_price, gpu_watts, host_watts, pue, kwh_price,
-      utilisation, hosting, maintenance, residual, cost_of_capital, currency, date;
-  std::optional<int> count, horizon;
+  std::optional<std::string> gpu, price, host_price, gpu_watts, host_watts, host_ram_gb, pue,
+      kwh_price, utilisation, hosting, maintenance, residual, cost_of_capital, currency, date;
+  std::optional<int> count, horizon, host_vcpu;
   std::vector<std::string> providers, rent_gpus;
   Format format = Format::table;
 };

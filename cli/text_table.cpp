@@ -54,16 +54,38 @@ std::string fit(const std::string& cell, std::size_t max_width) {
 }
 
 TextTable::TextTable(std::ostream& out, std::vector<Column> columns, TextLayout layout)
-    : out_(out), columns_(std::move(columns)), layout_(layout) {}
+    : out_(out), columns_(std::move(columns)), layout_(layout) {
+  shown_.assign(columns_.size(), true);
+}
+
+std::string TextTable::footnote_cell(const std::string& notes) {
+  std::string cell;
+  std::size_t start = 0;
+  while (start < notes.size()) {
+    std::size_t end = notes.find("; ", start);
+    if (end == std::string::npos) end = notes.size();
+    const std::string note = notes.substr(start, end - start);
+    start = end + 2;
+    if (note.empty()) continue;
+    auto it = std::find(footnotes_.begin(), footnotes_.end(), note);
+    if (it == footnotes_.end()) it = footnotes_.insert(footnotes_.end(), note);
+    cell += (cell.empty() ? "" : ",") + std::to_string(it - footnotes_.begin() + 1);
+  }
+  return cell;
+}
 
 void TextTable::row(const std::vector<std::string>& cells) {
   ++rows_;
+  std::vector<std::string> shown = cells;
+  for (std::size_t c = 0; c < columns_.size() && c < shown.size(); ++c) {
+    if (columns_[c].footnote) shown[c] = footnote_cell(shown[c]);
+  }
   if (widths_.empty()) {
-    held_.push_back(cells);
+    held_.push_back(std::move(shown));
     if (held_.size() >= kTextSampleRows) settle_widths();
     return;
   }
-  line(cells);
+  line(shown);
 }
 
 void TextTable::finish() {
@@ -72,6 +94,77 @@ void TextTable::finish() {
     return;
   }
   if (widths_.empty()) settle_widths();
+  if (!dropped_names_.empty()) {
+    out_ << "(" << join(dropped_names_, ", ") << " left out to fit " << layout_.width
+         << " columns; --wide shows every column)\n";
+  }
+  for (std::size_t i = 0; i < footnotes_.size(); ++i) {
+    out_ << "[" << i + 1 << "] " << footnotes_[i] << '\n';
+  }
+}
+
+std::size_t TextTable::span_width(std::size_t from, std::size_t to) const {
+  std::size_t total = 0, n = 0;
+  for (std::size_t c = from; c < to; ++c) {
+    if (!shown_[c]) continue;
+    total += widths_[c];
+    ++n;
+  }
+  return n == 0 ? 0 : total + 2 * (n - 1);
+}
+
+std::size_t TextTable::total_width() const {
+  return span_width(0, columns_.size());
+}
+
+void TextTable::fold_width() {
+  if (total_width() <= layout_.width) return;
+  // The latest column to start the second line at whose both lines fit; else the one that
+  // makes the wider line narrowest.
+  std::size_t best = 0, best_width = total_width();
+  for (std::size_t f = 1; f < columns_.size(); ++f) {
+    if (!shown_[f]) continue;
+    const std::size_t wider =
+        std::max(span_width(0, f), kFoldIndent + span_width(f, columns_.size()));
+    if (wider <= layout_.width) {
+      best = f;
+      best_width = wider;
+    } else if (best_width > layout_.width && wider < best_width) {
+      best = f;
+      best_width = wider;
+    }
+  }
+  fold_ = best;
+}
+
+void TextTable::fit_width() {
+  const std::size_t n = columns_.size();
+  // Leave out droppable columns, the highest rank first.
+  while (total_width() > layout_.width) {
+    std::size_t pick = n;
+    for (std::size_t c = 0; c < n; ++c) {
+      if (!shown_[c] || columns_[c].drop <= 0) continue;
+      if (pick == n || columns_[c].drop > columns_[pick].drop) pick = c;
+    }
+    if (pick == n) break;
+    shown_[pick] = false;
+    dropped_names_.push_back(columns_[pick].name);
+  }
+  // Then narrow the widest text column that does not identify the row, one at a time, down to
+  // kMinElidedWidth (numbers and identifying columns are never cut).
+  while (total_width() > layout_.width) {
+    std::size_t widest = n;
+    for (std::size_t c = 0; c < n; ++c) {
+      if (!shown_[c] || columns_[c].right_align || columns_[c].identifying) continue;
+      if (widths_[c] <= kMinElidedWidth) continue;
+      if (widest == n || widths_[c] > widths_[widest]) widest = c;
+    }
+    if (widest == n) break;
+    const std::size_t excess = total_width() - layout_.width;
+    widths_[widest] =
+        std::max(kMinElidedWidth, widths_[widest] - std::min(excess, widths_[widest]));
+  }
+  fold_width();
 }
 
 void TextTable::settle_widths() {
@@ -81,31 +174,26 @@ void TextTable::settle_widths() {
     widths_[c] = display_width(columns_[c].name);
     for (const auto& r : held_) {
       // A column's own limit is for terminals too: --wide and pipes show every cell whole.
-      const std::size_t limit = layout_.width > 0 ? columns_[c].max_width : 0;
+      const std::size_t limit =
+          layout_.width > 0 && !columns_[c].identifying ? columns_[c].max_width : 0;
       widths_[c] = std::max(widths_[c], display_width(fit(r.at(c), limit)));
     }
   }
-  // Too wide for the terminal: narrow the widest text column, one column at a time, down to
-  // kMinElidedWidth (numbers are never cut).
-  const auto total = [&] {
-    return std::accumulate(widths_.begin(), widths_.end(), std::size_t{0}) + 2 * (n - 1);
-  };
-  while (layout_.width > 0 && total() > layout_.width) {
-    std::size_t widest = n;
-    for (std::size_t c = 0; c < n; ++c) {
-      if (columns_[c].right_align || widths_[c] <= kMinElidedWidth) continue;
-      if (widest == n || widths_[c] > widths_[widest]) widest = c;
-    }
-    if (widest == n) break;
-    const std::size_t excess = total() - layout_.width;
-    widths_[widest] =
-        std::max(kMinElidedWidth, widths_[widest] - std::min(excess, widths_[widest]));
-  }
+  if (layout_.width > 0) fit_width();
   std::vector<std::string> header;
   for (const auto& c : columns_) header.push_back(c.name);
   line(header);
   std::string rule;
-  for (std::size_t c = 0; c < n; ++c) rule += (c > 0 ? "  " : "") + std::string(widths_[c], '-');
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!shown_[c]) continue;
+    if (fold_ > 0 && c == fold_) {
+      out_ << rule << '\n';
+      rule = std::string(kFoldIndent, ' ');
+    } else if (!rule.empty() && rule.find_first_not_of(' ') != std::string::npos) {
+      rule += "  ";
+    }
+    rule += std::string(widths_[c], '-');
+  }
   out_ << rule << '\n';
   for (const auto& r : held_) line(r);
   held_.clear();
@@ -114,11 +202,22 @@ void TextTable::settle_widths() {
 
 void TextTable::line(const std::vector<std::string>& cells) {
   text_.clear();
+  bool first = true;
   for (std::size_t c = 0; c < columns_.size(); ++c) {
-    // A number longer than the sample's is shown whole (out of line), never cut.
-    const std::string cell = columns_[c].right_align ? cells.at(c) : fit(cells.at(c), widths_[c]);
+    if (!shown_[c]) continue;
+    if (fold_ > 0 && c == fold_) {  // the rest of the row on a line of its own
+      while (!text_.empty() && text_.back() == ' ') text_.pop_back();
+      out_ << text_ << '\n';
+      text_.assign(kFoldIndent, ' ');
+      first = true;
+    }
+    // A number or an identifying cell longer than the sample's is shown whole (out of line),
+    // never cut.
+    const bool whole = columns_[c].right_align || columns_[c].identifying;
+    const std::string cell = whole ? cells.at(c) : fit(cells.at(c), widths_[c]);
     const std::string pad(widths_[c] - std::min(widths_[c], display_width(cell)), ' ');
-    if (c > 0) text_ += "  ";
+    if (!first) text_ += "  ";
+    first = false;
     text_ += columns_[c].right_align ? pad + cell : cell + pad;
   }
   while (!text_.empty() && text_.back() == ' ') text_.pop_back();

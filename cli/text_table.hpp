@@ -22,6 +22,11 @@ std::string fit(const std::string& cell, std::size_t max_width);
 // columns, then written with every later row at those widths (a later, longer cell is cut).
 // A header, a rule and the rows, columns separated by two spaces, no trailing spaces; an empty
 // table prints "(none)".
+// Fitting a width: first the droppable columns are left out (Column::drop, highest first), then
+// the widest text column that is neither identifying nor a number is cut, down to
+// kMinElidedWidth; identifying columns are never cut. A table still too wide is folded: each
+// row on two lines, the columns from `fold_` on under the others, indented by kFoldIndent.
+// Footnote columns hold numbers; their notes follow the table, each once ("[1] note").
 class TextTable {
  public:
   TextTable(std::ostream& out, std::vector<Column> columns, TextLayout layout);
@@ -30,7 +35,19 @@ class TextTable {
 
  private:
   void settle_widths();  // measures the held rows, fits the total width, writes them
+  void fit_width();      // drops, then cuts, columns until the table fits layout_.width
   void line(const std::vector<std::string>& cells);
+  std::string footnote_cell(const std::string& notes);  // "1,3"
+  std::size_t total_width() const;
+
+  void fold_width();  // chooses fold_ when the table is still too wide
+  std::size_t span_width(std::size_t from, std::size_t to) const;  // shown columns [from, to)
+
+  static constexpr std::size_t kFoldIndent = 6;
+  std::size_t fold_ = 0;                    // 0: one line a row; else the first folded column
+  std::vector<bool> shown_;                 // per column: not dropped
+  std::vector<std::string> footnotes_;      // in order of first use
+  std::vector<std::string> dropped_names_;  // columns left out to fit
 
   std::ostream& out_;
   std::vector<Column> columns_;

@@ -59,20 +59,25 @@ void RowsProvenance::add(std::string_view source, std::string_view row_as_of) {
   any_ = true;
 }
 
-bool stale_as_of(std::string_view as_of, Instant at) {
+Instant stale_since(std::string_view as_of) {
   date::sys_days day;
   try {
     day = parse_day(as_of.substr(0, 10));
   } catch (const ParseError&) {
-    return true;
+    return Instant::min();
   }
-  // Two calendar years after the as-of day, clamped to month end (2016-02-29 → 2018-02-28).
-  date::year_month_day ymd{day};
-  date::year_month_day later{ymd.year() + date::years{2}, ymd.month(), ymd.day()};
+  // kStaleAfterMonths calendar months after the as-of day, clamped to month end.
+  const date::year_month_day ymd{day};
+  const date::year_month ym =
+      date::year_month{ymd.year(), ymd.month()} + date::months{kStaleAfterMonths};
+  date::year_month_day later{ym.year(), ym.month(), ymd.day()};
   if (!later.ok())
-    later =
-        date::year_month_day{date::year_month_day_last{later.year(), later.month() / date::last}};
-  return date::sys_days{later} < date::floor<date::days>(at);
+    later = date::year_month_day{date::year_month_day_last{ym.year(), ym.month() / date::last}};
+  return Instant{date::sys_days{later} + date::days{1}};
+}
+
+bool stale_as_of(std::string_view as_of, Instant at) {
+  return at >= stale_since(as_of);
 }
 
 std::string provenance_note(SourceTag tag, std::string_view as_of, Instant at) {

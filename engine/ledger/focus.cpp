@@ -189,6 +189,10 @@ struct RowValues {
   Instant start{}, end{};
   Billing billing;
   Decimal billed, effective, list_cost;  // ContractedCost = ListCost
+  // x_ExactCost and x_RoundingAmount of this row, additive over rows: a charge row has the
+  // line's exact amount (and its rounding when no rounding row carries it), a rounding row the
+  // rounding, an amortisation row neither (0).
+  Decimal exact_cost, rounding_amount;
   std::optional<Pricing> pricing;
   Cell consumed_quantity, consumed_unit;
   std::string description;
@@ -306,7 +310,7 @@ FocusRow cells(const ChargeLine& c, const LineFacts& f, const RowValues& v, Fact
       region_id,                                           // RegionId
       region_id ? facts.region(c.provider, c.region) : Cell{},  // RegionName
       resource_id,                                              // ResourceId
-      Cell{},                                                   // ResourceName: none but the id
+      c.instance.empty() ? Cell{} : Cell{c.instance},           // ResourceName: the instance's
       resource_id ? Cell{service.resource_type} : Cell{},       // ResourceType
       std::string(service.category),                            // ServiceCategory
       std::string(service.service),                             // ServiceName
@@ -331,8 +335,8 @@ FocusRow cells(const ChargeLine& c, const LineFacts& f, const RowValues& v, Fact
       f.sku.effective_from,                                           // x_PriceEffectiveFrom
       c.policy_id ? Cell{std::to_string(*c.policy_id)} : Cell{},      // x_PolicyId
       c.discount_id ? Cell{std::to_string(*c.discount_id)} : Cell{},  // x_DiscountId
-      c.exact_amount.to_string(),                                     // x_ExactCost
-      c.rounding.to_string(),                                         // x_RoundingAmount
+      v.exact_cost.to_string(),                                       // x_ExactCost
+      v.rounding_amount.to_string(),                                  // x_RoundingAmount
       c.event_seqs.empty() ? Cell{} : Cell{join_seqs(c.event_seqs)},  // x_EventSeqs
   };
 }
@@ -380,11 +384,17 @@ RowValues amortised_slice(const Amortised& a) {
 // far: memory holds one entry per purchase still running, not its rows.
 class RowStream {
  public:
-  RowStream(Facts& facts, const std::function<void(const FocusRow&)>& out)
-      : facts_(facts), out_(out) {}
+  // `horizon`: the replay clock; amortised hours from it on are a forecast (FocusPart).
+  RowStream(Facts& facts, const std::function<void(const FocusRow&)>& out, FocusPart part,
+            std::optional<Instant> horizon)
+      : facts_(facts), out_(out), part_(part), horizon_(horizon) {}
 
   void line(const ChargeLine& c) {
     flush_before(c.period_start);
+    if (part_ == FocusPart::forecast) {
+      queue_amortisation(c);
+      return;
+    }
     const Classification cls = classify(c.kind);
     const std::string_view category = cls.category;
     const bool usage = category == "Usage";
@@ -413,6 +423,8 @@ class RowStream {
     const bool amortise =
         priced && covers_future_use(c.kind) && c.period_end > c.period_start && !v.billed.is_zero();
     v.effective = amortise ? Decimal{} : v.billed;
+    v.exact_cost = c.exact_amount;
+    v.rounding_amount = split ? Decimal{} : c.rounding;
     v.description = describe(c, v, "");
     emit(c, f, v);
 
@@ -424,37 +436,41 @@ class RowStream {
       r.end = v.end;
       r.billing = v.billing;
       r.billed = r.effective = r.list_cost = c.rounding;
+      r.rounding_amount = c.rounding;
       r.description = describe(
           c, r,
           " rounding to the billed " + c.billed_amount.to_string() + " " + c.currency.to_string());
       emit(c, f, r);
     }
-    if (amortise) {
-      Amortised a{c,
-                  std::move(f),
-                  *v.pricing,
-                  v.billed,
-                  amortisation::quantum_of(v.billed),
-                  amortisation::quantum_for_factor(v.pricing->unit_price)};
-      a.span = (c.period_end - c.period_start).count();
-      a.slices = amortisation::slice_count(a.span);
-      a.order = counter_++;
-      // A quantity finer than the quantum it is spread in cannot be spread exactly: one Unit
-      // of the slice's list cost then (the ListCost = ListUnitPrice × PricingQuantity rule).
-      if (a.pricing.quantity.units() % a.quantity_quantum.units() != 0) {
-        a.pricing = Pricing{
-            "Units", a.pricing.list_cost.sign() < 0 ? -a.pricing.list_cost : a.pricing.list_cost,
-            Decimal(a.pricing.list_cost.sign() < 0 ? -1 : 1), a.pricing.list_cost};
-        a.quantity_quantum = amortisation::quantum_for_factor(a.pricing.unit_price);
-      }
-      pending_.push(std::move(a));
-    }
+    if (amortise) queue(c, std::move(f), *v.pricing, v.billed);
   }
 
   // The amortised hours left, once every line is out.
   void finish() { flush_before(Instant::max()); }
 
  private:
+  // A purchase of `billed` whose hours are spread (amortised_slice).
+  void queue(const ChargeLine& c, LineFacts f, const Pricing& pricing, Decimal billed) {
+    Amortised a{c,
+                std::move(f),
+                pricing,
+                billed,
+                amortisation::quantum_of(billed),
+                amortisation::quantum_for_factor(pricing.unit_price)};
+    a.span = (c.period_end - c.period_start).count();
+    a.slices = amortisation::slice_count(a.span);
+    a.order = counter_++;
+    // A quantity finer than the quantum it is spread in cannot be spread exactly: one Unit
+    // of the slice's list cost then (the ListCost = ListUnitPrice × PricingQuantity rule).
+    if (a.pricing.quantity.units() % a.quantity_quantum.units() != 0) {
+      a.pricing = Pricing{
+          "Units", a.pricing.list_cost.sign() < 0 ? -a.pricing.list_cost : a.pricing.list_cost,
+          Decimal(a.pricing.list_cost.sign() < 0 ? -1 : 1), a.pricing.list_cost};
+      a.quantity_quantum = amortisation::quantum_for_factor(a.pricing.unit_price);
+    }
+    pending_.push(std::move(a));
+  }
+
   struct Later {
     bool operator()(const Amortised& a, const Amortised& b) const {
       const Instant x = a.next_start(), y = b.next_start();
@@ -474,24 +490,51 @@ class RowStream {
     while (!pending_.empty() && pending_.top().next_start() < t) {
       Amortised a = pending_.top();
       pending_.pop();
-      emit(a.line, a.facts, amortised_slice(a));
+      const bool ahead = horizon_ && a.next_start() >= *horizon_;
+      if (ahead && part_ == FocusPart::billed) continue;  // the rest of it is a forecast
+      if (ahead == (part_ == FocusPart::forecast)) {
+        RowValues v = amortised_slice(a);
+        if (ahead) v.row_kind = "forecast";
+        emit(a.line, a.facts, v);
+      }
       if (++a.next < a.slices) pending_.push(std::move(a));
     }
   }
 
+  // The forecast part: only the amortised hours of a purchase, from the horizon on.
+  void queue_amortisation(const ChargeLine& c) {
+    const Classification cls = classify(c.kind);
+    const bool priced =
+        cls.category == std::string_view("Usage") || cls.category == std::string_view("Purchase");
+    if (!priced || !covers_future_use(c.kind) || c.period_end <= c.period_start) return;
+    const Decimal billed = c.rounding.is_zero() ? c.billed_amount : c.exact_amount;
+    if (billed.is_zero() || (horizon_ && c.period_end <= *horizon_)) return;
+    LineFacts f = line_facts(c, facts_, false);
+    queue(c, std::move(f), pricing_of(c), billed);
+  }
+
   Facts& facts_;
   const std::function<void(const FocusRow&)>& out_;
+  FocusPart part_;
+  std::optional<Instant> horizon_;
   std::priority_queue<Amortised, std::vector<Amortised>, Later> pending_;
   std::uint64_t counter_ = 0;
 };
 
+// The replay clock (the end of what was replayed); unset before any replay.
+std::optional<Instant> replay_end(SQLite::Database& db) {
+  SQLite::Statement q(db, "SELECT clock FROM replay_clock WHERE one = 1");
+  if (!q.executeStep()) return std::nullopt;
+  return Instant{std::chrono::seconds{q.getColumn(0).getInt64()}};
+}
+
 }  // namespace
 
 void for_each_focus_row(Database& db, const std::vector<ChargeLine>& lines,
-                        const std::function<void(const FocusRow&)>& row) {
+                        const std::function<void(const FocusRow&)>& row, FocusPart part) {
   try {
     Facts facts(sqlite(db));
-    RowStream stream(facts, row);
+    RowStream stream(facts, row, part, replay_end(sqlite(db)));
     for_each_hourly(lines, [&](const ChargeLine& line) { stream.line(line); });
     stream.finish();
   } catch (const SQLite::Exception& e) {
@@ -499,27 +542,32 @@ void for_each_focus_row(Database& db, const std::vector<ChargeLine>& lines,
   }
 }
 
-FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines) {
+FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines, FocusPart part) {
   FocusTable table;
   table.columns = focus_columns();
-  for_each_focus_row(db, lines, [&](const FocusRow& row) { table.rows.push_back(row); });
+  for_each_focus_row(
+      db, lines, [&](const FocusRow& row) { table.rows.push_back(row); }, part);
   return table;
 }
 
-void write_focus_csv(std::ostream& out, Database& db, const std::vector<ChargeLine>& lines) {
+void write_focus_csv(std::ostream& out, Database& db, const std::vector<ChargeLine>& lines,
+                     FocusPart part) {
   const auto& columns = focus_columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (i) out << ',';
     out << csv_cell(columns[i]);
   }
   out << '\n';
-  for_each_focus_row(db, lines, [&](const FocusRow& row) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (i) out << ',';
-      if (row[i]) out << csv_cell(*row[i]);
-    }
-    out << '\n';
-  });
+  for_each_focus_row(
+      db, lines,
+      [&](const FocusRow& row) {
+        for (std::size_t i = 0; i < row.size(); ++i) {
+          if (i) out << ',';
+          if (row[i]) out << csv_cell(*row[i]);
+        }
+        out << '\n';
+      },
+      part);
 }
 
 }  // namespace gpubill

@@ -692,6 +692,7 @@ struct Ranked {
   int128_t key;
   std::uint32_t offer;
   std::uint8_t mode;
+  bool stale = false;  // ranked after every current line (QuoteOptions::stale_apart)
 };
 
 // Builds the returned lines in full (the ranked ones, then the unknown ones), the exclusions and
@@ -741,6 +742,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   const std::size_t top = options.top;
 
   auto before = [](const Ranked& a, const Ranked& b) {
+    if (a.stale != b.stale) return b.stale;
     if (a.key != b.key) return a.key < b.key;
     if (a.offer != b.offer) return a.offer < b.offer;
     return a.mode < b.mode;
@@ -814,8 +816,16 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
         continue;
       }
       ++result.lines_priced;
-      if (top > 0 && best.size() == top && ctx.lower_bound(o, m, in) > best.front().key) continue;
-      const Ranked r{ctx.exact(o, m, in, nullptr).units(), i, static_cast<std::uint8_t>(m)};
+      const bool stale = ctx.t >= in.host->stale_from || (in.gpu && ctx.t >= in.gpu->stale_from);
+      if (stale) ++result.lines_stale;
+      const bool apart = options.stale_apart && stale;
+      if (top > 0 && best.size() == top && apart < best.front().stale) {
+        // A current line when the worst kept is stale: it enters whatever its total.
+      } else if (top > 0 && best.size() == top &&
+                 (apart > best.front().stale || ctx.lower_bound(o, m, in) > best.front().key)) {
+        continue;
+      }
+      const Ranked r{ctx.exact(o, m, in, nullptr).units(), i, static_cast<std::uint8_t>(m), apart};
       if (top == 0) {
         best.push_back(r);
       } else if (best.size() < top) {
@@ -832,6 +842,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   result.offers_total = ix.offers.size();
 
   build_lines(ctx, best, unknowns, tallies, result);
+  result.stale_apart = options.stale_apart;
   return result;
 }
 

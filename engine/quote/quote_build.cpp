@@ -125,8 +125,10 @@ void fill_break_even(Ctx& ctx, const IndexedOffer& o, const Usage& u, QuoteLine&
       Money per_month(
           Decimal::divide(plan.total.amount(), u.months, Decimal::kScale, RoundingMode::half_even),
           plan.total.currency());
-      if (hour.currency() != per_month.currency()) {
-        hour = ctx.catalog.convert(hour, ctx.cmp, ctx.day).result;
+      // Both in the comparison currency, as the line's total (a USD-priced offer in a CNY
+      // quote is drawn and explained in CNY).
+      if (hour.currency() != ctx.cmp) hour = ctx.catalog.convert(hour, ctx.cmp, ctx.day).result;
+      if (per_month.currency() != ctx.cmp) {
         per_month = ctx.catalog.convert(per_month, ctx.cmp, ctx.day).result;
       }
       if (hour.amount().sign() > 0) {
@@ -176,6 +178,7 @@ void add_notes(const Ctx& ctx, const IndexedOffer& o, BillingMode mode, const Us
     if (row) provenance.add(row->source, row->as_of);
   }
   line.as_of = provenance.as_of;
+  line.stale = stale_as_of(line.as_of, ctx.w.at);
   line.source_tag = provenance.tag;
   if (auto note = provenance_note(line.source_tag, line.as_of, ctx.w.at); !note.empty()) {
     notes.push_back(std::move(note));

@@ -17,6 +17,21 @@ Delta delta_of(const std::optional<Money>& before, const std::optional<Money>& a
   return {after->amount() - before->amount(), percent_change(before->amount(), after->amount())};
 }
 
+LineChangeKind kind_of(const QuoteSnapshotLine& before, const QuoteSnapshotLine& after) {
+  const bool known = before.unit_price && after.unit_price && before.total && after.total;
+  if (!known) {
+    const bool same = !before.unit_price && !after.unit_price && !before.total && !after.total;
+    if (!same) return LineChangeKind::changed;
+    return before.rank == after.rank ? LineChangeKind::same : LineChangeKind::moved;
+  }
+  if (*before.unit_price != *after.unit_price) return LineChangeKind::price;
+  if (*before.total != *after.total) {
+    const bool foreign = after.unit_price->currency() != after.total->currency();
+    return foreign ? LineChangeKind::fx : LineChangeKind::changed;
+  }
+  return before.rank == after.rank ? LineChangeKind::same : LineChangeKind::moved;
+}
+
 LineComparison compared(const QuoteSnapshotLine& before, const QuoteSnapshotLine& after) {
   LineComparison c;
   c.before = &before;
@@ -28,9 +43,7 @@ LineComparison compared(const QuoteSnapshotLine& before, const QuoteSnapshotLine
   c.price_percent = price.percent;
   c.total_delta = total.delta;
   c.total_percent = total.percent;
-  const bool same = before.rank == after.rank && before.unit_price == after.unit_price &&
-                    before.total == after.total;
-  c.kind = same ? LineChangeKind::same : LineChangeKind::changed;
+  c.kind = kind_of(before, after);
   return c;
 }
 
@@ -56,6 +69,12 @@ std::string_view to_string(LineChangeKind kind) noexcept {
       return "removed";
     case LineChangeKind::changed:
       return "changed";
+    case LineChangeKind::price:
+      return "price";
+    case LineChangeKind::fx:
+      return "fx";
+    case LineChangeKind::moved:
+      return "moved";
     case LineChangeKind::same:
       break;
   }

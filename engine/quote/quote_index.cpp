@@ -43,6 +43,8 @@ RowRef make_ref(const PriceRow* row, std::vector<Currency>& currencies) {
   r.from = seconds_of(row->period.from);
   if (row->period.to) r.to = seconds_of(*row->period.to);
   r.micro = micro_floor(row->amount.amount());
+  const Instant stale = stale_since(row->as_of);
+  if (stale != Instant::min()) r.stale_from = seconds_of(stale);
   return r;
 }
 

@@ -30,6 +30,8 @@ struct RowRef {
   std::int64_t from = 0;
   std::int64_t to = std::numeric_limits<std::int64_t>::max();
   std::int64_t micro = 0;  // floor(amount × 1e6)
+  // Seconds from which the row is stale at a quote date (stale_since of its as_of).
+  std::int64_t stale_from = std::numeric_limits<std::int64_t>::min();
   const PriceRow* row = nullptr;
   std::uint8_t currency = 0;  // into Index::currencies
   PriceUnit unit = PriceUnit::hour;

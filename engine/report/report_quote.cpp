@@ -104,12 +104,16 @@ std::string break_even_chart(const QuoteResult& q, std::size_t& shown) {
                             {{Decimal(0), monthly}, {Decimal(720), monthly}},
                             i,
                             0,
-                            "data-offer=\"" + escape(l.offer_id) + "\" data-mode=\"prepaid\""});
+                            "data-offer=\"" + escape(l.offer_id) +
+                                "\" data-mode=\"prepaid\" data-per-month=\"" + monthly.to_string() +
+                                "\" data-currency=\"" + cur + "\""});
     chart.series.push_back({offer + " payg",
                             {{Decimal(0), Decimal(0)}, {Decimal(720), hourly * 720}},
                             i,
                             1,
-                            "data-offer=\"" + escape(l.offer_id) + "\" data-mode=\"payg\""});
+                            "data-offer=\"" + escape(l.offer_id) +
+                                "\" data-mode=\"payg\" data-per-hour=\"" + hourly.to_string() +
+                                "\" data-currency=\"" + cur + "\""});
     const Decimal h = *l.break_even_hours_per_month;
     if (h <= Decimal(720)) {
       chart.marks.push_back({h, monthly, h.to_string() + " h", i, true,

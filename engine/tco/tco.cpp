@@ -35,9 +35,15 @@ LeaseVsBuyResult lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& co
                      if (a.total != b.total) return a.total < b.total;
                      return a.total_line.per_utilisation < b.total_line.per_utilisation;
                    });
+  // The best of each mode: the cheapest single node when there is one, else the cheapest.
+  const auto better = [&](std::size_t i, const std::optional<std::size_t>& best) {
+    if (!best) return true;
+    const bool single = r.options[i].instances == 1, best_single = r.options[*best].instances == 1;
+    return single && !best_single;  // options are sorted: the first of a kind is its cheapest
+  };
   for (std::size_t i = 0; i < r.options.size(); ++i) {
-    if (r.options[i].mode == BillingMode::payg && !r.best_payg) r.best_payg = i;
-    if (r.options[i].mode == BillingMode::prepaid && !r.best_prepaid) r.best_prepaid = i;
+    auto& best = r.options[i].mode == BillingMode::payg ? r.best_payg : r.best_prepaid;
+    if (better(i, best)) best = i;
   }
   if (r.options.empty()) {
     r.notes.push_back("no offer in the catalog rents these GPUs (" + in.gpu.id +
@@ -59,6 +65,8 @@ LeaseVsBuyResult lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& co
     c.saving_pv = o.total_pv - r.buy.total_pv;
     r.comparisons.push_back(c);
   }
+
+  r.verdict = verdict(r);
 
   const Decimal delivered_hours =
       Decimal(in.gpu_count) * Decimal(kHoursPerMonth) * Decimal(in.horizon_months) * in.utilisation;

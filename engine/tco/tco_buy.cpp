@@ -113,9 +113,10 @@ std::string BreakEvenUtilisation::describe() const {
   const bool renting_first = kind == K::renting_below;
   const std::string low = renting_first ? "renting" : "buying";
   const std::string high = renting_first ? "buying" : "renting";
-  if (v < Decimal{}) return high + " is cheaper at every utilisation" + at;
+  // A crossing outside 0 … 1 is no utilisation anyone can run at: not shown.
+  if (v < Decimal{}) return high + " is cheaper at every utilisation";
   if (v.is_zero()) return high + " is cheaper at every utilisation above 0" + at;
-  if (v > Decimal(1)) return low + " is cheaper at every utilisation" + at;
+  if (v > Decimal(1)) return low + " is cheaper at every utilisation";
   if (v == Decimal(1)) return low + " is cheaper at every utilisation below 100 %" + at;
   return low + " is cheaper below " + percent(v) + " utilisation, " + high + " above";
 }

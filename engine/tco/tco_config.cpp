@@ -48,6 +48,8 @@ LeaseVsBuyConfig parse_lease_vs_buy_config(std::string_view json_text,
                   "host_price",
                   "price_source",
                   "host_watts",
+                  "host_vcpu",
+                  "host_ram_gb",
                   "horizon_months",
                   "pue",
                   "kwh_price",
@@ -73,6 +75,8 @@ LeaseVsBuyConfig parse_lease_vs_buy_config(std::string_view json_text,
   c.host_price = opt_money(f, "host_price");
   c.price_source = f.opt_text("price_source");
   if (auto v = f.opt_decimal("host_watts", std::nullopt)) c.host_watts = *v;
+  c.host_vcpu = f.opt_integer("host_vcpu", 1, 100000);
+  c.host_ram_gb = f.opt_decimal("host_ram_gb", std::nullopt);
   c.horizon_months = f.integer_or("horizon_months", c.horizon_months, 0, 100000);
   if (auto v = f.opt_decimal("pue", std::nullopt)) c.pue = *v;
   if (auto v = opt_money(f, "kwh_price")) c.kwh_price = *v;

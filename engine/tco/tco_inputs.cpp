@@ -201,6 +201,12 @@ void resolve_renting(const Catalog& catalog, const LeaseVsBuyConfig& config, con
       in.providers.push_back(p);
     }
   }
+  if (config.host_ram_gb && config.host_ram_gb->sign() <= 0) {
+    fail("host_ram_gb", "must be positive (GB of RAM of the bought server), got " +
+                            config.host_ram_gb->to_string());
+  }
+  in.host_vcpu = config.host_vcpu;
+  in.host_ram_gb = config.host_ram_gb;
   if (config.rent_gpus.empty()) {
     in.rent_gpus = same_line_gpus(catalog, *gpu);
   } else {

@@ -8,8 +8,11 @@
 //            months whatever the utilisation.
 //
 // "The same GPUs": instances of the rent GPU models with k GPUs each, k = every whole GPU count
-// an offer has up to the bought count, rented ceil(count / k) times. For each provider and mode
-// the cheapest such option is kept (on a tie, fewer and larger instances).
+// an offer has up to the bought count, rented ceil(count / k) times, each with at least its
+// share of the bought host's vCPUs and RAM (LeaseVsBuyConfig::host_vcpu, host_ram_gb). For each
+// provider and mode the cheapest single node (k = count) is kept; a provider without one gets
+// its cheapest set of smaller instances (on a tie, fewer and larger instances). A pay-as-you-go
+// line whose price is below every spot price of its instance type is implausible: left out.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -49,7 +52,15 @@ Workload base_workload(const LeaseVsBuyInputs& in, int per_instance, BillingMode
   w.source = "lease-vs-buy";
   w.gpu.models = in.rent_gpus;
   w.gpu.count = per_instance;
-  w.host.min_ram_gb = Decimal{};  // GPUs only: the host is not part of "the same capacity"
+  // Each instance carries its share of the bought host (rounded up for vCPUs); without a
+  // stated RAM, the quote's default floor (the GPUs' memory) applies.
+  if (in.host_vcpu) {
+    w.host.min_vcpu = (*in.host_vcpu * per_instance + in.gpu_count - 1) / in.gpu_count;
+  }
+  if (in.host_ram_gb) {
+    w.host.min_ram_gb = Decimal::divide(*in.host_ram_gb * Decimal(per_instance), in.gpu_count,
+                                        Decimal::kScale, RoundingMode::up);
+  }
   w.providers = in.providers;
   w.modes = {std::string(to_string(mode))};
   w.currency = in.currency.to_string();
@@ -77,7 +88,30 @@ struct Candidate {
   const QuoteLine* line = nullptr;
   int instances = 0;
   Money total = tco_detail::unset();
+  // A single node is preferred to any set of smaller instances, then the lower total.
+  bool better_than(const Candidate& other) const {
+    if ((instances == 1) != (other.instances == 1)) return instances == 1;
+    return total < other.total;
+  }
 };
+
+// A price row of `line` below the lowest spot price of the same subject in force at t in any
+// region, in the same currency and unit: such a pay-as-you-go price cannot be right (spot is
+// sold at a deep discount from it, and regions differ far less). Returns that spot row, or
+// nullptr.
+const PriceRow* below_spot(const Catalog& catalog, const QuoteLine& line, Instant t) {
+  for (const PriceRow* row : {line.price_row, line.gpu_price_row}) {
+    if (row == nullptr) continue;
+    const PriceRow* lowest = nullptr;
+    for (const PriceRow* spot : catalog.prices_of(row->provider, row->subject_kind, row->subject)) {
+      if (spot->mode != BillingMode::spot || spot->key_only || !spot->period.contains(t)) continue;
+      if (spot->unit != row->unit || spot->amount.currency() != row->amount.currency()) continue;
+      if (!lowest || spot->amount < lowest->amount) lowest = spot;
+    }
+    if (lowest && row->amount < lowest->amount) return lowest;
+  }
+  return nullptr;
+}
 
 // What an option rents: the offer, how many instances, its list price. Costs are left to fill.
 RentOption describe(const QuoteLine& line, int instances, BillingMode mode, PriceUnit unit) {
@@ -89,6 +123,10 @@ RentOption describe(const QuoteLine& line, int instances, BillingMode mode, Pric
   o.gpu = line.gpu ? line.gpu->id : std::string();
   o.gpus_per_instance = line.gpu_count;
   o.instances = instances;
+  if (line.instance) {
+    o.vcpu = line.instance->vcpu;
+    o.ram_gb = line.instance->ram_gb;
+  }
   o.list_price = *line.unit_price;
   o.unit = unit;
   o.fx = line.fx;
@@ -172,6 +210,17 @@ RentOption prepaid_option(const QuoteLine& line, int instances, const LeaseVsBuy
   return o;
 }
 
+std::string host_text(const LeaseVsBuyInputs& in) {
+  std::string out;
+  if (in.host_vcpu) out += " and ≥ " + std::to_string(*in.host_vcpu) + " vCPU";
+  if (in.host_ram_gb) out += " and ≥ " + in.host_ram_gb->to_string() + " GB RAM";
+  return out;
+}
+
+Instant instant_of(date::sys_days day) {
+  return Instant{day};
+}
+
 }  // namespace
 
 std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInputs& in,
@@ -186,6 +235,7 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
       in.utilisation.is_zero() ? Decimal(kHoursPerMonth) : Decimal(kHoursPerMonth) * in.utilisation;
 
   std::vector<RentOption> out;
+  std::set<std::string> implausible;
   for (BillingMode mode : {BillingMode::payg, BillingMode::prepaid}) {
     std::map<std::string, Candidate> best;  // by provider
     std::vector<QuoteResult> results;
@@ -202,10 +252,21 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
       for (const auto& line : results.back().lines) {
         if (!line.priced || !line.total || !line.unit_price) continue;
         if (mode == BillingMode::prepaid && !line.plan) continue;
-        const Money total = *line.total * instances;
+        if (mode == BillingMode::payg) {
+          if (const PriceRow* spot = below_spot(catalog, line, instant_of(in.date))) {
+            implausible.insert(line.provider + " " + line.instance_type +
+                               (line.region.empty() ? "" : " in " + line.region) + ": " +
+                               line.price_row->amount.to_string() + " (row " +
+                               std::to_string(line.price_row->id) + ") is below its spot price " +
+                               spot->amount.to_string() + " (row " + std::to_string(spot->id) +
+                               ")");
+            continue;
+          }
+        }
+        const Candidate cand{&line, instances, *line.total * instances};
         auto it = best.find(line.provider);
-        if (it == best.end() || total < it->second.total) {
-          best.insert_or_assign(line.provider, Candidate{&line, instances, total});
+        if (it == best.end() || cand.better_than(it->second)) {
+          best.insert_or_assign(line.provider, cand);
         }
       }
     }
@@ -214,6 +275,11 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
                          ? payg_option(*cand.line, cand.instances, in, discount)
                          : prepaid_option(*cand.line, cand.instances, in, discount);
       const Decimal rented = o.gpus_per_instance * o.instances;
+      if (o.instances > 1) {
+        o.notes.push_back(provider + " has no single node with " + std::to_string(in.gpu_count) +
+                          " of these GPUs" + host_text(in) + ": " + std::to_string(o.instances) +
+                          " instances");
+      }
       if (rented > Decimal(in.gpu_count)) {
         o.notes.push_back(std::to_string(o.instances) + " × " + o.gpus_per_instance.to_string() +
                           " GPUs = " + rented.to_string() + " GPUs rented for " +
@@ -221,6 +287,9 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
       }
       out.push_back(std::move(o));
     }
+  }
+  for (const auto& text : implausible) {
+    notes.push_back("left out as implausible: pay-as-you-go " + text);
   }
   if (sizes.empty()) {
     notes.push_back("no instance type in the catalog has whole " + in.gpu.id +

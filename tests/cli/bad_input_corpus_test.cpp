@@ -103,9 +103,11 @@ Outcome run(const std::string& command, const std::string& err_file, const std::
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_all(err_file)};
 }
 
-}  // namespace
+// The corpus runs in four parts (every fourth case), so that CTest spreads its hundreds of CLI
+// runs over every core instead of leaving one test to finish alone.
+constexpr std::size_t kCorpusParts = 4;
 
-TEST_CASE("the bad-input corpus: exact errors and an unchanged database", "[input][corpus][cli]") {
+void run_corpus_part(std::size_t part) {
   std::ifstream cases(std::string(GPUBILL_SOURCE_DIR) + "/tests/data/bad-inputs/cases.jsonl");
   REQUIRE(cases);
   std::string line;
@@ -114,7 +116,7 @@ TEST_CASE("the bad-input corpus: exact errors and an unchanged database", "[inpu
   while (std::getline(cases, line)) {
     if (line.empty()) continue;
     const json c = json::parse(line);
-    ++count;
+    if (count++ % kCorpusParts != part) continue;
     const std::string name = c.at("name");
     DYNAMIC_SECTION(name) {
       TempDir dir;
@@ -155,4 +157,26 @@ TEST_CASE("the bad-input corpus: exact errors and an unchanged database", "[inpu
     }
   }
   CHECK(count >= 500);
+}
+
+}  // namespace
+
+TEST_CASE("the bad-input corpus, part 1 of 4: exact errors and an unchanged database",
+          "[input][corpus][cli]") {
+  run_corpus_part(0);
+}
+
+TEST_CASE("the bad-input corpus, part 2 of 4: exact errors and an unchanged database",
+          "[input][corpus][cli]") {
+  run_corpus_part(1);
+}
+
+TEST_CASE("the bad-input corpus, part 3 of 4: exact errors and an unchanged database",
+          "[input][corpus][cli]") {
+  run_corpus_part(2);
+}
+
+TEST_CASE("the bad-input corpus, part 4 of 4: exact errors and an unchanged database",
+          "[input][corpus][cli]") {
+  run_corpus_part(3);
 }

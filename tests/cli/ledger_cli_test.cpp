@@ -76,9 +76,14 @@ TEST_CASE("cli: bill prints the month's statement in the account's time zone", "
 
   const auto csv = cli("bill --db " + db.path + " --account acme --month 2018-02 --format csv");
   REQUIRE(csv.status == 0);
-  CHECK(csv.output.rfind("instance,component,provider,instance_type,settlements,exact,rounding,"
-                         "billed,currency\n",
-                         0) == 0);
+  // Every section of the bill, one table with a `section` column (issue 30 item 8).
+  CHECK(csv.output.rfind("section,field,value,", 0) == 0);
+  CHECK_THAT(csv.output, Catch::Contains("instance,component,provider,instance_type,settlements,"
+                                         "exact,rounding,billed,currency"));
+  for (const char* section : {"\nstatement,", "\ncharges_by_instance_and_component,",
+                              "\ncharges_by_kind,", "\ntotals,", "\nbalances,"}) {
+    CHECK_THAT(csv.output, Catch::Contains(section));
+  }
 
   const auto utc = cli("bill --db " + db.path + " --account acme --month 2018-01 --zone UTC");
   REQUIRE(utc.status == 0);

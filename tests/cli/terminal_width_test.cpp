@@ -1,11 +1,14 @@
 // Text tables fit the terminal: on a terminal (a pseudo-terminal made by script(1), 80 columns)
-// long text cells are cut, ending in "…"; --wide, or output to a pipe, shows them whole.
+// columns are left out, cells cut or rows folded, but no name is cut; --wide, or output to a
+// pipe, shows every column whole.
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <string>
 
 #include "cli_run.hpp"
 #include "temp_dir.hpp"
+#include "text_width.hpp"
 
 namespace {
 
@@ -24,17 +27,31 @@ std::string on_terminal(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("text tables are cut to the terminal's width unless --wide", "[cli][output]") {
+TEST_CASE("text tables fit the terminal's width without cutting a name, unless --wide",
+          "[cli][output]") {
   gpubill::testing::TempDir dir;
   gpubill::testing::ensure_database(dir.file("t.db"));
   const std::string args =
       "catalog offers --gpu V100 --provider aws --db '" + dir.file("t.db") + "'";
-  const std::string cut = on_terminal(args);
-  INFO(cut);
-  CHECK(cut.find("\u2026") != std::string::npos);
-  CHECK(cut.find("provider") != std::string::npos);
-  CHECK(on_terminal(args + " --wide").find("\u2026") == std::string::npos);
+  const std::string fitted = on_terminal(args);
+  INFO(fitted);
+  CHECK(fitted.find("provider") != std::string::npos);
+  // Left out to fit, and said so; the sources are numbered under the table.
+  CHECK(fitted.find("left out to fit 80 columns") != std::string::npos);
+  CHECK(fitted.find("[1] ") != std::string::npos);
+  std::istringstream lines(fitted);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.rfind("[", 0) == 0 || line.rfind("(", 0) == 0) continue;  // notes under it
+    INFO(line);
+    CHECK(gpubill::testing::display_columns(line) <= 80);
+    CHECK(line.find("\u2026") == std::string::npos);  // provider, region, type, GPU whole
+  }
+  const std::string wide = on_terminal(args + " --wide");
+  CHECK(wide.find("as_of") != std::string::npos);
+  CHECK(wide.find("left out") == std::string::npos);
   const auto piped = gpubill::testing::run_cli(args);
   REQUIRE(piped.status == 0);
   CHECK(piped.output.find("\u2026") == std::string::npos);
+  CHECK(piped.output.find("as_of") != std::string::npos);
 }

@@ -881,7 +881,10 @@ void FocusConformance::check_costs(const Cells& cells) {
   const Cell& charge = at(cells, "x_ChargeId");
   if (charge && billed && effective) {
     if (covers) purchase_amount_[*charge] += *billed;
-    if (is(at(cells, "x_RowKind"), "amortisation")) amortised_sum_[*charge] += *effective;
+    // A forecast row (`--forecast`, the hours after the replay's end) is an amortisation row
+    // of the same purchase, exported apart.
+    const Cell& kind = at(cells, "x_RowKind");
+    if (is(kind, "amortisation") || is(kind, "forecast")) amortised_sum_[*charge] += *effective;
   }
   if (const Cell& ccy = at(cells, "BillingCurrency"); ccy && billed && effective) {
     billed_total_[*ccy] += *billed;

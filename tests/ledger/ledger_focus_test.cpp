@@ -186,7 +186,7 @@ TEST_CASE("FOCUS usage rows: one per settlement hour, costs and quantities", "[f
     CHECK(r.text(i, "ConsumedQuantity") == "3600");
     CHECK(r.text(i, "ConsumedUnit") == "Seconds");
     CHECK(r.text(i, "ResourceId") == "i-1");
-    CHECK_FALSE(r.cell(i, "ResourceName"));
+    CHECK(r.text(i, "ResourceName") == "i-1");  // the instance's name (issue 30 item 5)
     CHECK(r.text(i, "ResourceType") == "Virtual Machine");
     CHECK(r.text(i, "ServiceCategory") == "Compute");
     CHECK(r.text(i, "ServiceSubcategory") == "Virtual Machines");
@@ -329,4 +329,30 @@ TEST_CASE("FOCUS purchases: prepaid orders amortised over their hours, refunds",
   CHECK(r.text(refund, "ChargeDescription") ==
         "GPU.LARGE compute refund (prepaid): -1 Units × 1200.5 CNY = -1200.5 CNY");
   CHECK_FALSE(r.cell(refund, "ChargeClass"));
+}
+
+TEST_CASE("FOCUS x_ExactCost and x_RoundingAmount add up to the bill", "[focus]") {
+  LedgerFixture f;
+  fill(f);
+  // A line the policy rounded: its rounding is on the rounding row only.
+  auto rounded = f.payg(at("2018-02-02T01:00:00+08:00"), 1000);
+  f.insert_charge(rounded);
+  const auto r = export_all(f);
+  Decimal exact, rounding, billed;
+  for (const auto& line : gpubill::query_charges(f.db())) {
+    exact += line.total_exact;
+    rounding += line.total_rounding();
+    billed += line.total_billed;
+  }
+  std::vector<std::size_t> all(r.table.rows.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  REQUIRE_FALSE(rounding.is_zero());
+  CHECK(r.sum(all, "x_ExactCost") == exact);
+  CHECK(r.sum(all, "x_RoundingAmount") == rounding);
+  CHECK(r.sum(all, "BilledCost") == billed);
+  CHECK(exact + rounding == billed);
+  for (auto i : r.where("prepaid_order", "amortisation")) {
+    CHECK(r.text(i, "x_ExactCost") == "0");
+    CHECK(r.text(i, "x_RoundingAmount") == "0");
+  }
 }

@@ -53,23 +53,25 @@ TEST_CASE("compare_quotes matches lines by offer and measures what moved", "[quo
                  line("T.X", "", 5, nullptr, nullptr)};
   const QuoteComparison c = compare_quotes(before, after);
   CHECK(describe(c) ==
-        "changed T.LARGE/payg move 1 delta -110 -55.00\n"
-        "changed T.SMALL/payg move -1 delta 20 +20.00\n"
+        "price T.LARGE/payg move 1 delta -110 -55.00\n"
+        "price T.SMALL/payg move -1 delta 20 +20.00\n"
         "new T.NEW/payg\n"
-        "changed T.SMALL/prepaid move -1 delta 0 0.00\n"  // same price, lower rank
+        "moved T.SMALL/prepaid move -1 delta 0 0.00\n"  // same price, lower rank: not a change
         "same T.X/ move 0\n"
         "removed T.OLD/payg\n");
   CHECK(*c.lines[0].price_delta == Decimal::parse("-11"));
   CHECK(*c.lines[0].price_percent == Decimal::parse("-55"));
-  CHECK(c.count(LineChangeKind::changed) == 3);
+  CHECK(c.count(LineChangeKind::price) == 2);
+  CHECK(c.count(LineChangeKind::moved) == 1);
+  CHECK(c.count(LineChangeKind::changed) == 0);
   CHECK(c.count(LineChangeKind::same) == 1);
 
   SECTION("current lines beyond the top are shown only when the earlier quote has them") {
     const QuoteComparison top2 = compare_quotes(before, after, 2);
     CHECK(describe(top2) ==
-          "changed T.LARGE/payg move 1 delta -110 -55.00\n"
-          "changed T.SMALL/payg move -1 delta 20 +20.00\n"
-          "changed T.SMALL/prepaid move -1 delta 0 0.00\n"
+          "price T.LARGE/payg move 1 delta -110 -55.00\n"
+          "price T.SMALL/payg move -1 delta 20 +20.00\n"
+          "moved T.SMALL/prepaid move -1 delta 0 0.00\n"
           "same T.X/ move 0\n"
           "removed T.OLD/payg\n");
   }
@@ -83,6 +85,22 @@ TEST_CASE("a price that became known is a change without a delta", "[quote][comp
   REQUIRE(c.lines.size() == 1);
   CHECK(c.lines[0].kind == LineChangeKind::changed);
   CHECK_FALSE(c.lines[0].total_delta);
+}
+
+TEST_CASE("a total moved only by the exchange rate is an fx move, not a price move",
+          "[quote][compare]") {
+  const auto usd = Money(Decimal(1), Currency::parse("USD"));
+  QuoteSnapshot before, after;
+  before.lines = {{"testcloud-us", "*", "U.GPU", "payg", 1, usd, cny("70.74")},
+                  {"testcloud", "*", "T.SMALL", "payg", 2, cny("10"), cny("100")}};
+  after.lines = {{"testcloud-us", "*", "U.GPU", "payg", 1, usd, cny("68.90")},
+                 {"testcloud", "*", "T.SMALL", "payg", 2, cny("10"), cny("100")}};
+  const QuoteComparison c = compare_quotes(before, after);
+  REQUIRE(c.lines.size() == 2);
+  CHECK(c.lines[0].kind == LineChangeKind::fx);
+  CHECK(*c.lines[0].price_delta == Decimal{});
+  CHECK(*c.lines[0].total_delta == Decimal::parse("-1.84"));
+  CHECK(c.lines[1].kind == LineChangeKind::same);
 }
 
 TEST_CASE("read_quote_snapshot reads a quote, bare or in a schema_version envelope",

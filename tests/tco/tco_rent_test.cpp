@@ -170,28 +170,28 @@ TEST_CASE("both providers, ranked in one currency", "[tco]") {
   CHECK(z.comparisons[0].saving == usd("-172040"));
 }
 
-TEST_CASE("several smaller instances make up the count", "[tco]") {
+TEST_CASE("several smaller instances make up the count only without a single node", "[tco]") {
   const Catalog catalog(tco_test::data(/*include_small=*/true));
   LeaseVsBuyConfig c = tco_test::dgx1();
   c.currency = Currency::parse("CNY");
   c.providers = {"tencent"};
   const LeaseVsBuyResult r = lease_vs_buy(catalog, c);
-  // 8 × GN10X.2XLARGE40 at 18.02 CNY/h = 144.16 < 145.83 an hour; prepaid 8 × 5190 × 36 × 0.5
-  // = 747360 < 756000.
+  // 8 × GN10X.2XLARGE40 (144.16 CNY an hour) is cheaper than one GN10X.18XLARGE320 (145.83),
+  // but eight VMs are not the server bought: the single node is rented.
   const RentOption& payg = compared(r, 0);
-  CHECK(payg.instance_type == "GN10X.2XLARGE40");
-  CHECK(payg.instances == 8);
-  CHECK(payg.per_month == cny("63142.08"));  // 8 × 18.02 × 438
+  CHECK(payg.instance_type == "GN10X.18XLARGE320");
+  CHECK(payg.instances == 1);
   const RentOption& prepaid = compared(r, 1);
-  CHECK(prepaid.instance_type == "GN10X.2XLARGE40");
-  CHECK(prepaid.instances == 8);
-  CHECK(prepaid.total == cny("747360"));
+  CHECK(prepaid.instance_type == "GN10X.18XLARGE320");
+  CHECK(prepaid.instances == 1);
 
-  // 6 GPUs: only the 1-GPU instance fits (the 8-GPU one would rent more than bought).
+  // 6 GPUs: no node has 6, and the 8-GPU one would rent more than bought: 6 × 1 GPU, noted.
   c.gpu_count = 6;
   const LeaseVsBuyResult six = lease_vs_buy(catalog, c);
   CHECK(compared(six, 0).instances == 6);
   CHECK(compared(six, 0).per_month == cny("47356.56"));  // 6 × 18.02 × 438
+  REQUIRE_FALSE(compared(six, 0).notes.empty());
+  CHECK_THAT(compared(six, 0).notes.front(), Catch::Contains("no single node with 6"));
 
   // No offer for 4 GPUs in the catalog without the small instance: an empty rent side, noted.
   const Catalog big_only(tco_test::data());

@@ -34,9 +34,19 @@ struct RowsProvenance {
   bool any_ = false;
 };
 
-// True when the as-of day (YYYY-MM-DD; the first 10 characters are read) lies more than two
-// calendar years before `at`. An as-of that does not parse counts as stale.
+// The rule for a current price: its source is dated (as_of) at most kStaleAfterMonths calendar
+// months before the quote date. An older price is stale: a quote lists it apart from the
+// current ones (QuoteOptions::stale_apart) and notes its age.
+inline constexpr int kStaleAfterMonths = 24;
+
+// True when the as-of day (YYYY-MM-DD; the first 10 characters are read) lies more than
+// kStaleAfterMonths calendar months before `at`. An as-of that does not parse counts as stale.
 bool stale_as_of(std::string_view as_of, Instant at);
+
+// The first instant at which stale_as_of(as_of, ·) holds: 00:00 UTC of the day after as_of +
+// kStaleAfterMonths months (clamped to the month's end: 2016-02-29 → 2018-02-28, stale from
+// 2018-03-01). An as-of that does not parse gives the earliest Instant.
+Instant stale_since(std::string_view as_of);
 
 // A note for a row used at `at`, or "" when there is nothing to say: "TEST DATA: not a real
 // price" for [T] rows, "price as of 2017-01-01, over 2 years before the quote date" for stale

@@ -50,7 +50,11 @@
 // adds "/minimum-per-lifetime"): the price row's identity without its effective date, which
 // FOCUS leaves out of a SKU price id (x_PriceEffectiveFrom has it). SkuPriceDetails is a JSON
 // object of what the SkuPriceId says (InstanceType or DiskType, x_ keys otherwise).
-// ResourceId is the instance (instance/component for disks and bandwidth); ResourceName null.
+// ResourceId is the instance (instance/component for disks and bandwidth); ResourceName the
+// instance's name (as the usage log names it).
+// x_ExactCost and x_RoundingAmount add up over rows: a charge row has its line's exact amount
+// (and its rounding when no rounding row carries it), a rounding row the rounding, an
+// amortisation row 0; so their sums are the lines' exact amounts and roundings.
 // Date/times are UTC, "YYYY-MM-DDTHH:mm:ssZ". In CSV a null is an empty field.
 //
 // Order and memory: rows come in ChargePeriodStart order (then charge id, hour; a purchase's
@@ -81,19 +85,29 @@ struct FocusTable {
   std::vector<std::vector<std::optional<std::string>>> rows;  // nullopt = null
 };
 
+// Which rows an export holds. The amortised hours of a purchase from the replay clock on (the
+// end of what was replayed, `replay --until`) have not happened: they are a forecast, kept out
+// of the billed export and exported alone by FocusPart::forecast, with x_RowKind "forecast"
+// (same columns; BilledCost 0, EffectiveCost the hour's share). Before any replay (no clock)
+// every hour is billed.
+enum class FocusPart { billed, forecast };
+
 // FOCUS rows for `lines` (runs expanded to hours, rounding and amortisation rows added), in the
-// order above. Reads provider names, billing zones, region names, price rows and event times
-// from the database. Throws StoreError on undecodable rows.
-FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines);
+// order above. Reads provider names, billing zones, region names, price rows, event times and
+// the replay clock from the database. Throws StoreError on undecodable rows.
+FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines,
+                        FocusPart part = FocusPart::billed);
 
 using FocusRow = std::vector<std::optional<std::string>>;
 // The same rows, one at a time, without holding them (an export of millions of hours).
 void for_each_focus_row(Database& db, const std::vector<ChargeLine>& lines,
-                        const std::function<void(const FocusRow&)>& row);
+                        const std::function<void(const FocusRow&)>& row,
+                        FocusPart part = FocusPart::billed);
 
 // Streams the export as a FOCUS CSV file: RFC 4180, a header row of focus_columns(), a field
 // quoted when it holds a comma, quote, CR or LF (quotes doubled), a null as an empty field,
 // lines ending in "\n".
-void write_focus_csv(std::ostream& out, Database& db, const std::vector<ChargeLine>& lines);
+void write_focus_csv(std::ostream& out, Database& db, const std::vector<ChargeLine>& lines,
+                     FocusPart part = FocusPart::billed);
 
 }  // namespace gpubill

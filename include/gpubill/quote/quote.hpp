@@ -43,6 +43,10 @@ namespace gpubill {
 struct QuoteOptions {
   // Return the best `top` priced lines (and at most `top` unknown lines); 0 = every line.
   std::size_t top = 0;
+  // Rank stale lines (a price row dated over kStaleAfterMonths before the quote date,
+  // provenance.hpp) after every current priced line, whatever their totals; false ranks them
+  // with the current ones. Either way they are marked QuoteLine::stale and counted.
+  bool stale_apart = false;
 };
 
 // A storage or network part of a line.
@@ -76,6 +80,8 @@ struct QuoteLine {
   // Provenance of those rows: the older as_of and the less trusted source tag of the two.
   std::string as_of;
   SourceTag source_tag = SourceTag::none;
+  // A price row it uses is stale at the quote date (stale_as_of): not a current price.
+  bool stale = false;
   std::optional<Money> unit_price;  // per hour (per month for prepaid): host + GPUs
   const BillingPolicy* policy = nullptr;
 
@@ -112,6 +118,7 @@ struct QuoteLine {
   // Prepaid against pay-as-you-go for this offer: prepaid is cheaper above this many hours of
   // use per month = (prepaid cost per month) / (one settled payg hour).
   std::optional<Decimal> break_even_hours_per_month;
+  // Its two sides in the comparison currency: prepaid cost per month, one settled payg hour.
   std::optional<Money> break_even_monthly, break_even_hourly;
 
   std::vector<std::string> notes;
@@ -143,12 +150,16 @@ struct QuoteResult {
   bool at_default = true;
   // Defaults and conventions the quote relied on, stated for the reader.
   std::vector<std::string> assumptions;
-  // Ranked: priced lines first (cheapest first), then unknown ones.
+  // Ranked: priced lines first (cheapest first; with stale_apart, current before stale), then
+  // unknown ones.
   std::vector<QuoteLine> lines;
   std::size_t offers_total = 0;    // offers in the catalog
   std::size_t offers_fitting = 0;  // offers that meet the workload
   std::size_t lines_priced = 0;    // over all fitting offers, before `top`
   std::size_t lines_unknown = 0;
+  // Priced lines over all fitting offers whose price is stale (counted in lines_priced too).
+  std::size_t lines_stale = 0;
+  bool stale_apart = false;                 // QuoteOptions::stale_apart
   std::vector<FamilyExclusion> exclusions;  // by provider, family
 };
 

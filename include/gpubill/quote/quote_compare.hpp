@@ -42,8 +42,16 @@ QuoteSnapshot snapshot_of(const QuoteResult& quote);
 // cannot be read, is not JSON, or is not a gpubill quote.
 QuoteSnapshot read_quote_snapshot(const std::string& path);
 
-enum class LineChangeKind { added, removed, changed, same };
-// "new", "removed", "changed", "same".
+// What happened to a line between two quotes:
+//   price    its unit price moved (in the price's own currency)
+//   fx       its unit price is the same, its total moved, and the price is in another currency
+//            than the quote's: the exchange rate moved it
+//   changed  its total moved for another reason (a billing rule), or its price became known or
+//            unknown
+//   moved    price and total are the same; only its rank moved (other lines moved around it)
+//   same     nothing moved
+enum class LineChangeKind { added, removed, changed, same, price, fx, moved };
+// "new", "removed", "changed", "same", "price", "fx", "moved".
 std::string_view to_string(LineChangeKind kind) noexcept;
 
 struct LineComparison {
@@ -67,8 +75,8 @@ struct QuoteComparison {
 };
 
 // Matches the lines of `after` with those of `before` by offer identity (the first unmatched
-// line of the same offer, when a quote has several). A matched pair is `changed` when its
-// rank, unit price or total differs (an unknown price that became known counts), else `same`.
+// line of the same offer, when a quote has several), each pair classified as LineChangeKind
+// says.
 // Current lines ranked beyond `top` (0 = no limit) are listed only when `before` has them, so
 // that a quote shown to its top N is compared with another shown to its top N.
 QuoteComparison compare_quotes(const QuoteSnapshot& before, const QuoteSnapshot& after,

@@ -74,6 +74,11 @@ struct LeaseVsBuyConfig {
   std::optional<Money> host_price;
   // Where the hardware price comes from (free text, shown in the output).
   std::string price_source;
+  // The bought server's host: vCPUs (hardware threads) and RAM. A rent option must have at
+  // least as many (split over its instances when it rents several); unset = no vCPU floor, and
+  // RAM at least the GPUs' total memory (the quote's default floor).
+  std::optional<int> host_vcpu;
+  std::optional<Decimal> host_ram_gb;
   // Host (CPUs, memory, disks, NICs) power, watts. Default 600: lynx-cortex "Datacenter economics"
   // (8×H100 node: host ≈ 500 W + network ≈ 100 W).
   Decimal host_watts = Decimal(600);
@@ -133,6 +138,8 @@ struct LeaseVsBuyInputs {
   std::vector<std::string> providers;  // validated; empty = all
   std::vector<std::string> rent_gpus;  // catalog GPU ids
   std::vector<FxRate> fx_rates;        // the rates the conversions used
+  std::optional<int> host_vcpu;        // as configured
+  std::optional<Decimal> host_ram_gb;
 };
 
 // Validates every input and resolves it. Throws TcoInputError naming the field: unknown GPU
@@ -191,11 +198,16 @@ struct BuyModel {
 BuyModel buy_model(const LeaseVsBuyInputs& inputs);
 
 // One way of renting the same GPUs: `instances` × an instance type, under one billing mode.
+// One instance (a single node with every GPU) when the provider offers one that meets the
+// host floors; else the fewest instances that do.
 struct RentOption {
   BillingMode mode = BillingMode::payg;  // payg or prepaid
   std::string provider, region, instance_type, gpu;
   Decimal gpus_per_instance;
   int instances = 0;
+  // Per instance (the host's, for GPUs attached to a host); unset = not in the catalog.
+  std::optional<int> vcpu;
+  std::optional<Decimal> ram_gb;
   // The list price per instance and its unit, in the provider's currency.
   Money list_price = tco_detail::unset();
   PriceUnit unit = PriceUnit::hour;
@@ -262,19 +274,46 @@ struct RuleOfThumb {
   std::vector<Rent> rents;
 };
 
+// The answer in one sentence: the cheapest way over the horizon at the utilisation — the
+// cheapest rent option (pay-as-you-go or prepaid, single nodes preferred) or buying — by how
+// much, and the utilisations where buying is the cheaper way (nominal totals).
+struct Verdict {
+  bool rent = false;                  // renting the option is cheaper than buying
+  std::optional<std::size_t> option;  // the cheapest rent option; unset: nothing to rent
+  Money rent_total = tco_detail::unset(), buy_total = tco_detail::unset();
+  Money difference = tco_detail::unset();  // |rent_total − buy_total|
+  // Closed intervals of utilisation within 0 … 1 where buying costs less than every rent
+  // option (empty: renting is cheaper at every utilisation).
+  std::vector<std::pair<Decimal, Decimal>> buy_cheaper;
+};
+
 struct LeaseVsBuyResult {
   LeaseVsBuyInputs inputs;
   BuyModel buy;
-  // Every rent option priced: for each provider, the cheapest offer per mode; payg options
-  // first, then prepaid, each cheapest first.
+  // Every rent option priced: for each provider and mode the cheapest single node with the
+  // bought GPUs and at least its host (else the cheapest set of smaller instances); payg
+  // options first, then prepaid, each cheapest first. best_payg and best_prepaid prefer single
+  // nodes. A pay-as-you-go price below every spot price of the same instance type (in any
+  // region) is implausible: such an offer is left out, with a note.
   std::vector<RentOption> options;
   std::optional<std::size_t> best_payg, best_prepaid;
   std::vector<Comparison> comparisons;  // against best_payg, then best_prepaid (when found)
+  Verdict verdict;
   // Owning: buying's horizon total / (GPUs × 730 × horizon × utilisation); unset at 0.
   std::optional<Money> owned_per_gpu_hour;
   RuleOfThumb rule_of_thumb;
   std::vector<std::string> notes;
 };
+
+// The verdict of a result whose options, best_payg, best_prepaid and buy are set: among the
+// best pay-as-you-go and the best prepaid option, the cheaper at the utilisation, against
+// buying; the utilisations where buying is cheaper than both.
+Verdict verdict(const LeaseVsBuyResult& r);
+
+// The verdict in one sentence: "Rent aws p3dn.24xlarge (prepaid): over 36 months at 60 %
+// utilisation it costs 123.00 USD, 45.00 USD less than buying (168.00 USD); buying would be
+// cheaper only between 31.93 % and 52.00 % utilisation." Amounts rounded half-even to cents.
+std::string describe(const Verdict& v, const LeaseVsBuyResult& r);
 
 // The whole comparison. Throws TcoInputError on invalid inputs.
 LeaseVsBuyResult lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& config);
