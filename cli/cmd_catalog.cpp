@@ -267,6 +267,7 @@ struct ImportArgs {
   std::string file, provider, as_of, effective_from, source;
   bool skypilot = false;
   bool quiet = false;  // no progress bar
+  bool force = false;  // import even when catalog check fails, listing each violation
   Format format = Format::table;
 };
 
@@ -365,8 +366,8 @@ ImportReport import_file(Database& db, const ImportArgs& args, bool write) {
           "files only (a JSON catalog file carries them in its rows)");
     }
     ProgressBar bar(args.quiet || !write);
-    auto report = write ? import_catalog_file(db, args.file, bar.sink())
-                        : validate_catalog_file(db, args.file);
+    auto report = write ? import_catalog_file(db, args.file, bar.sink(), args.force)
+                        : validate_catalog_file(db, args.file, args.force);
     bar.finish();
     return report;
   }
@@ -381,8 +382,8 @@ ImportReport import_file(Database& db, const ImportArgs& args, bool write) {
     options.effective_from = parse_instant(args.effective_from, /*allow_date=*/true);
   }
   ProgressBar bar(args.quiet || !write);
-  auto report = write ? import_skypilot_file(db, args.file, options, bar.sink())
-                      : validate_skypilot_file(db, args.file, options);
+  auto report = write ? import_skypilot_file(db, args.file, options, bar.sink(), args.force)
+                      : validate_skypilot_file(db, args.file, options, args.force);
   bar.finish();
   return report;
 }
@@ -419,6 +420,8 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
   sub->add_option("--source", args->source,
                   "SkyPilot: provenance written on every row (default: the file name)");
   if (write) add_quiet_option(*sub, args->quiet);
+  sub->add_flag("--force", args->force,
+                "Import even when `catalog check` then fails; each violation is listed");
   add_format_option(*sub, args->format);
   add_db_option(*sub, globals);
   sub->callback([&globals, &action, args, write] {
@@ -579,6 +582,7 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
   }
   add_coverage_command(*catalog, globals, action);
   add_catalog_diff_command(*catalog, globals, action);
+  add_catalog_check_command(*catalog, globals, action);
   add_import_like(*catalog, globals, action, "import",
                   "Import a catalog file (JSON, see docs/catalog-format.md) or a SkyPilot vms.csv; "
                   "all or nothing",

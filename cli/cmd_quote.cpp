@@ -226,6 +226,7 @@ struct QuoteShow {
   std::size_t top = 20;
   std::string explain, compare_to;
   bool show_excluded = false;
+  bool include_estimates = false, include_retired = false;
 };
 
 int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
@@ -239,6 +240,8 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
   auto db = globals.open_database(Access::read);
   QuoteOptions options;
   options.top = top;
+  options.include_estimates = show.include_estimates;
+  options.include_retired = show.include_retired;
   if (!explain.empty()) {
     // A rank needs the ranking only down to it; an id may name any line.
     const bool rank =
@@ -272,16 +275,13 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
     return 0;
   }
   if (format == Format::json) {
-    nlohmann::ordered_json j = {{"workload", describe(w)},
-                                {"currency", q.currency.to_string()},
-                                {"at", format_instant(q.at)},
-                                {"assumptions", q.assumptions},
-                                {"offers_total", q.offers_total},
-                                {"offers_fitting", q.offers_fitting},
-                                {"lines_priced", q.lines_priced},
-                                {"lines_unknown", q.lines_unknown},
-                                {"lines", nlohmann::ordered_json::array()},
-                                {"exclusions", exclusions_json(q)}};
+    nlohmann::ordered_json j = {
+        {"workload", describe(w)},          {"currency", q.currency.to_string()},
+        {"at", format_instant(q.at)},       {"assumptions", q.assumptions},
+        {"offers_total", q.offers_total},   {"offers_fitting", q.offers_fitting},
+        {"lines_priced", q.lines_priced},   {"lines_unknown", q.lines_unknown},
+        {"lines_retired", q.lines_retired}, {"lines", nlohmann::ordered_json::array()},
+        {"exclusions", exclusions_json(q)}};
     for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
     std::cout << json_text(with_schema_version(j)) << "\n";
     return q.offers_fitting == 0 ? kExitNothingMatched : kExitOk;
@@ -305,6 +305,9 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
             << q.lines_priced << " priced line" << (q.lines_priced == 1 ? "" : "s") << " and "
             << q.lines_unknown << " with unknown prices, from " << q.offers_fitting
             << " fitting offers of " << q.offers_total << ".";
+  if (q.lines_retired > 0) {
+    std::cout << " " << q.lines_retired << " retired (--include-retired lists them).";
+  }
   const std::size_t shown_priced = static_cast<std::size_t>(
       std::count_if(q.lines.begin(), q.lines.end(), [](const QuoteLine& l) { return l.priced; }));
   if (shown_priced < q.lines_priced) {
@@ -423,6 +426,10 @@ void add_quote_commands(CLI::App& app, Globals& globals, Action& action) {
                     "what changed in rank, unit price and total")
         ->excludes(explain);
     sub->add_flag("--show-excluded", show->show_excluded, "List why offers did not fit, by family");
+    sub->add_flag("--include-estimates", show->include_estimates,
+                  "Rank prices the catalog marks as estimates ([E]: derived, not listed)");
+    sub->add_flag("--include-retired", show->include_retired,
+                  "List offers retired on or before the quote date (\"retired on D\")");
     add_format_option(*sub, *format);
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args, format, show] {

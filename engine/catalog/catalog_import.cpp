@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "catalog/catalog_import_check.hpp"
 #include "catalog/catalog_settled.hpp"
 #include "catalog/catalog_store.hpp"
 #include "gpubill/base/errors.hpp"
@@ -38,7 +39,7 @@ auto in_transaction(Database& database, bool commit, Work work) {
 }
 
 ImportReport import_json(Database& database, const std::string& path, bool commit,
-                         const ProgressSink& progress = {}) {
+                         const ProgressSink& progress = {}, bool force = false) {
   const CatalogData data = parse_catalog_json(read_input_file(path), path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
     check_catalog_references(data, read_catalog_data(db), path);
@@ -46,13 +47,14 @@ ImportReport import_json(Database& database, const std::string& path, bool commi
     ImportReport report = count_rows(data);
     report.file = path;
     if (commit) report.notes = settled_charges_affected(db, data.prices);
+    apply_catalog_check(db, data, commit, force, report);
     return report;
   });
 }
 
 ImportReport import_skypilot(Database& database, const std::string& path,
                              const SkyPilotOptions& options, bool commit,
-                             const ProgressSink& progress = {}) {
+                             const ProgressSink& progress = {}, bool force = false) {
   const std::string text = read_input_file(path);
   return in_transaction(database, commit, [&](SQLite::Database& db) {
     const Catalog catalog(read_catalog_data(db));
@@ -83,6 +85,7 @@ ImportReport import_skypilot(Database& database, const std::string& path,
         report.notes.push_back(std::move(n));
       }
     }
+    apply_catalog_check(db, result.data, commit, force, report);
     return report;
   });
 }
@@ -110,22 +113,23 @@ ImportReport count_rows(const CatalogData& d) {
 }
 
 ImportReport import_catalog_file(Database& db, const std::string& path,
-                                 const ProgressSink& progress) {
-  return import_json(db, path, true, progress);
+                                 const ProgressSink& progress, bool force) {
+  return import_json(db, path, true, progress, force);
 }
 
-ImportReport validate_catalog_file(Database& db, const std::string& path) {
-  return import_json(db, path, false);
+ImportReport validate_catalog_file(Database& db, const std::string& path, bool force) {
+  return import_json(db, path, false, {}, force);
 }
 
 ImportReport import_skypilot_file(Database& db, const std::string& path,
-                                  const SkyPilotOptions& options, const ProgressSink& progress) {
-  return import_skypilot(db, path, options, true, progress);
+                                  const SkyPilotOptions& options, const ProgressSink& progress,
+                                  bool force) {
+  return import_skypilot(db, path, options, true, progress, force);
 }
 
 ImportReport validate_skypilot_file(Database& db, const std::string& path,
-                                    const SkyPilotOptions& options) {
-  return import_skypilot(db, path, options, false);
+                                    const SkyPilotOptions& options, bool force) {
+  return import_skypilot(db, path, options, false, {}, force);
 }
 
 std::string bundled_catalog_hash() {

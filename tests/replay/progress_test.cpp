@@ -105,7 +105,7 @@ TEST_CASE("catalog import reports the rows written", "[progress][catalog]") {
   ReplayFixture fx;
   Recorder r;
   const ImportReport report =
-      import_catalog_file(fx.db(), data_path("catalog-diff.json"), r.sink());
+      import_catalog_file(fx.db(), data_path("catalog-diff.json"), r.sink(), /*force=*/true);
   r.check_complete("import", report.total());
   CHECK(r.reports.back().unit == "rows");
   CHECK(report.total() == 1 + 2 + 4 + 20);  // provider, regions, instance types, prices

@@ -64,11 +64,14 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
 // Reads, validates and imports a JSON catalog file in one transaction. References may point
 // to rows already in the database. Returns the row counts of the file. `progress` gets
 // "import" reports in rows written (progress.hpp) once the file is parsed and checked.
+// Then the catalog the import leaves is checked (check_catalog, catalog_check.hpp): an error
+// throws InputError and nothing is imported, unless `force`, which imports it and lists each
+// error in the report's notes ("check: …").
 ImportReport import_catalog_file(Database& db, const std::string& path,
-                                 const ProgressSink& progress = {});
+                                 const ProgressSink& progress = {}, bool force = false);
 
 // The same checks as import_catalog_file, against the same database, writing nothing.
-ImportReport validate_catalog_file(Database& db, const std::string& path);
+ImportReport validate_catalog_file(Database& db, const std::string& path, bool force = false);
 
 // Loads the catalog compiled into the library (fixtures/catalog/*.json, in file name order) in
 // one transaction when the database does not hold this exact version of it yet (meta key
@@ -129,12 +132,12 @@ SkyPilotImport parse_skypilot_csv(std::string_view text, const std::string& file
 // Reads, converts and imports a SkyPilot vms.csv in one transaction, matching accelerators
 // against the database's catalog. Instance types and regions already in the database keep
 // their existing rows (SkyPilot adds prices to them); new ones are added.
-// `progress`: as for import_catalog_file.
+// `progress`, `force` and the catalog check: as for import_catalog_file.
 ImportReport import_skypilot_file(Database& db, const std::string& path,
-                                  const SkyPilotOptions& options,
-                                  const ProgressSink& progress = {});
+                                  const SkyPilotOptions& options, const ProgressSink& progress = {},
+                                  bool force = false);
 // The same, writing nothing.
 ImportReport validate_skypilot_file(Database& db, const std::string& path,
-                                    const SkyPilotOptions& options);
+                                    const SkyPilotOptions& options, bool force = false);
 
 }  // namespace gpubill

@@ -43,6 +43,12 @@ namespace gpubill {
 struct QuoteOptions {
   // Return the best `top` priced lines (and at most `top` unknown lines); 0 = every line.
   std::size_t top = 0;
+  // Rank prices whose source carries the estimate tag [E] (provenance.hpp); by default such a
+  // line is unknown ("only an estimate").
+  bool include_estimates = false;
+  // List the offers retired on or before the quote date (InstanceType::retired_on) as lines
+  // that are not priced, "retired on D"; by default they are only counted (lines_retired).
+  bool include_retired = false;
 };
 
 // A storage or network part of a line.
@@ -143,6 +149,9 @@ struct QuoteResult {
   std::size_t offers_fitting = 0;  // offers that meet the workload
   std::size_t lines_priced = 0;    // over all fitting offers, before `top`
   std::size_t lines_unknown = 0;
+  // Lines of offers retired on or before the quote date: never ranked, never in lines_unknown;
+  // listed in `lines` only with QuoteOptions::include_retired.
+  std::size_t lines_retired = 0;
   std::vector<FamilyExclusion> exclusions;  // by provider, family
 };
 
