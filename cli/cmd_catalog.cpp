@@ -276,6 +276,7 @@ struct ImportArgs {
   bool skypilot = false;
   bool quiet = false;     // no progress bar
   bool redefine = false;  // may change providers and instance types that settled bills use
+  bool force = false;     // import even when catalog check fails, listing each violation
   Format format = Format::table;
 };
 
@@ -288,6 +289,7 @@ ImportOptions import_options(const ImportArgs& args, const ProgressSink& progres
                       std::chrono::days{366};
   options.redefine = args.redefine;
   options.progress = progress;
+  options.force = args.force;
   return options;
 }
 
@@ -445,6 +447,8 @@ CLI::App* add_import_like(CLI::App& catalog, Globals& globals, Action& action, c
                 "an instance type, that settled bills use (each change is listed; `gpubill "
                 "rebuild` re-prices the bills)");
   if (write) add_quiet_option(*sub, args->quiet);
+  sub->add_flag("--force", args->force,
+                "Import even when `catalog check` then fails; each violation is listed");
   add_format_option(*sub, args->format);
   add_db_option(*sub, globals);
   sub->callback([&globals, &action, args, write] {
@@ -620,6 +624,7 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
   }
   add_coverage_command(*catalog, globals, action);
   add_catalog_diff_command(*catalog, globals, action);
+  add_catalog_check_command(*catalog, globals, action);
   add_import_like(*catalog, globals, action, "import",
                   "Import a catalog file (JSON, see docs/catalog-format.md) or a SkyPilot vms.csv; "
                   "all or nothing",

@@ -69,11 +69,11 @@ int run_coverage(const Globals& globals, const CoverageArgs& args) {
   }
   write_table(std::cout, t, args.format);
   if (args.format == Format::table) {
-    std::cout << "\npriced: a price in force in at least one region; unknown: on sale (or never "
-                 "priced) with no price in this mode; not_on_sale: every price row lies before "
-                 "or after the date; priced_region_rows: offer × region cells priced (\"every "
-                 "region\" rows count once); first/last_from: effective_from range of the mode's "
-                 "rows.\n";
+    std::cout << "\npriced: a price in force in at least one region; unknown: no price in force in "
+                 "this mode (every mode is listed, those without a row too); not_on_sale: before "
+                 "the offer's available_from or on or after its retired_on; priced_region_rows: "
+                 "offer × region cells priced (\"every region\" rows count once); "
+                 "first/last_from: effective_from range of the mode's rows.\n";
   }
   return 0;
 }

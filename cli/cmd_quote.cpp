@@ -248,6 +248,7 @@ struct QuoteShow {
   std::string explain, compare_to;
   bool show_excluded = false;
   bool include_stale = false;  // rank stale prices with the current ones
+  bool include_estimates = false, include_retired = false;
 };
 
 // The exit status of a quote: 4 when nothing fits or nothing is priced.
@@ -292,6 +293,8 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
   // The text overview needs every line to pick each provider's best; JSON and CSV hold every
   // line unless --top is given.
   options.top = show.top_given() ? top : 0;
+  options.include_estimates = show.include_estimates;
+  options.include_retired = show.include_retired;
   if (!explain.empty()) {
     // A rank needs the ranking only down to it; an id may name any line.
     const bool rank =
@@ -326,11 +329,12 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
   }
   if (format == Format::json) {
     nlohmann::ordered_json j = {
-        {"workload", describe(w)},         {"currency", q.currency.to_string()},
-        {"at", format_instant(q.at)},      {"assumptions", q.assumptions},
-        {"offers_total", q.offers_total},  {"offers_fitting", q.offers_fitting},
-        {"lines_priced", q.lines_priced},  {"lines_unknown", q.lines_unknown},
-        {"lines_stale", q.lines_stale},    {"lines", nlohmann::ordered_json::array()},
+        {"workload", describe(w)},          {"currency", q.currency.to_string()},
+        {"at", format_instant(q.at)},       {"assumptions", q.assumptions},
+        {"offers_total", q.offers_total},   {"offers_fitting", q.offers_fitting},
+        {"lines_priced", q.lines_priced},   {"lines_unknown", q.lines_unknown},
+        {"lines_stale", q.lines_stale},     {"lines_retired", q.lines_retired},
+        {"lines", nlohmann::ordered_json::array()},
         {"exclusions", exclusions_json(q)}};
     for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
     std::cout << json_text(with_schema_version(j)) << "\n";
@@ -361,6 +365,9 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
             << q.lines_priced << " priced line" << (q.lines_priced == 1 ? "" : "s") << " and "
             << q.lines_unknown << " with unknown prices, from " << q.offers_fitting
             << " fitting offers of " << q.offers_total << ".";
+  if (q.lines_retired > 0) {
+    std::cout << " " << q.lines_retired << " retired (--include-retired lists them).";
+  }
   const std::size_t shown_priced = static_cast<std::size_t>(
       std::count_if(q.lines.begin(), q.lines.end(), [](const QuoteLine& l) { return l.priced; }));
   if (shown_priced < q.lines_priced) {
@@ -487,6 +494,10 @@ void add_quote_commands(CLI::App& app, Globals& globals, Action& action) {
                     "what changed in rank, unit price and total")
         ->excludes(explain);
     sub->add_flag("--show-excluded", show->show_excluded, "List why offers did not fit, by family");
+    sub->add_flag("--include-estimates", show->include_estimates,
+                  "Rank prices the catalog marks as estimates ([E]: derived, not listed)");
+    sub->add_flag("--include-retired", show->include_retired,
+                  "List offers retired on or before the quote date (\"retired on D\")");
     add_format_option(*sub, *format);
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args, format, show] {

@@ -28,7 +28,8 @@ void add_workload_options(CLI::App& sub, WorkloadArgs& a) {
   };
   add("--gpu", a.gpus,
       "GPU model (repeatable): V100, A100-80GB; a family name covers its variants");
-  add("--count", a.count, "GPUs per instance (default 1)");
+  add("--count", a.count,
+      "GPUs per instance (default 1); a share of one GPU (0.25, 0.5) quotes vGPU slices");
   add("--min-fp32", a.min_fp32, "Floor on FP32 TFLOPS per GPU");
   add("--min-fp16", a.min_fp16, "Floor on FP16 tensor TFLOPS per GPU");
   add("--min-gpu-memory", a.min_gpu_memory, "Floor on memory per GPU (GB)");
@@ -90,7 +91,21 @@ Workload build_workload(const WorkloadArgs& a) {
     mark(pointer, flag);
   };
   take("--gpu", "/gpu/models", w.gpu.models, a.gpus);
-  take("--count", "/gpu/count", w.gpu.count, a.count);
+  if (a.given("--count")) {
+    const Decimal count = *decimal_flag("--count", a.count);
+    if (count < Decimal(1) && count.sign() > 0) {
+      w.gpu.fraction = count;
+      w.gpu.count.reset();
+      mark("/gpu_fraction", "--count");
+    } else if (count > Decimal(1'000'000) || Decimal(count.truncate_to_int()) != count) {
+      throw InputError("command line", "", "--count",
+                       "'" + a.count + "' is neither a whole number of GPUs nor a share of one");
+    } else {
+      w.gpu.count = static_cast<int>(count.truncate_to_int());
+      w.gpu.fraction.reset();
+      mark("/gpu/count", "--count");
+    }
+  }
   take_decimal("--min-fp32", "/gpu/min_fp32_tflops", w.gpu.min_fp32_tflops, a.min_fp32);
   take_decimal("--min-fp16", "/gpu/min_fp16_tflops", w.gpu.min_fp16_tflops, a.min_fp16);
   take_decimal("--min-gpu-memory", "/gpu/min_memory_gb", w.gpu.min_memory_gb, a.min_gpu_memory);
@@ -187,7 +202,7 @@ std::string describe(const ResolvedWorkload& w) {
   if (w.nvlink) floors += ", NVLink";
   if (w.min_vcpu) floors += ", ≥ " + std::to_string(*w.min_vcpu) + " vCPU";
   if (w.min_ram_gb) floors += ", RAM ≥ " + w.min_ram_gb->to_string() + " GB";
-  return std::to_string(w.gpu_count) + " × " + gpu + floors;
+  return w.gpu_units().to_string() + " × " + gpu + floors;
 }
 
 PricedQuote::PricedQuote(Catalog c, Workload spec, const QuoteOptions& options)

@@ -19,7 +19,8 @@ namespace gpubill::cli {
 struct WorkloadArgs {
   std::string file;
   std::vector<std::string> gpus, providers, regions, modes;
-  int count = 1, min_vcpu = 0, days = 0, months = 0, bandwidth_mbps = 0, month_hours = 0;
+  std::string count = "1";  // whole GPUs, or a share of one (0.25) for vGPU slices
+  int min_vcpu = 0, days = 0, months = 0, bandwidth_mbps = 0, month_hours = 0;
   std::string min_fp32, min_fp16, min_gpu_memory, min_ram, dataset_gb, headroom_gb, disk_kind,
       egress_gb, hours, hours_per_day, gpu_hours, reference_gpu, pflop, precision, efficiency,
       currency, at, interruptions_per_hour, checkpoint_interval_hours, checkpoint_write_hours,

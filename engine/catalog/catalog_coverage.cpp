@@ -19,7 +19,15 @@ struct OfferRows {
   std::string gpu;
   Rows own, gpu_rows;  // gpu_rows empty unless the offer is host + N × GPU
   bool attached = false;
+  std::optional<Instant> gpu_retired_on;  // the attached GPU's retirement on this host
 };
+
+// Whether the offer's lifecycle says it could not be rented at t: before its available_from,
+// or on or after its (or its attached GPU's) retired_on. A missing price is not evidence.
+bool off_sale(const OfferRows& o, Instant t) {
+  return o.type->retired_at(t) || (o.gpu_retired_on && *o.gpu_retired_on <= t) ||
+         (o.type->available_from && t < *o.type->available_from);
+}
 
 // Regions where a mode's price is in force at t: "" stands for a row for every region.
 std::set<std::string> regions_in_force(const Rows& rows, BillingMode mode, Instant t) {
@@ -28,11 +36,6 @@ std::set<std::string> regions_in_force(const Rows& rows, BillingMode mode, Insta
     if (r->mode == mode && r->period.contains(t)) out.insert(r->region);
   }
   return out;
-}
-
-bool any_in_force(const Rows& rows, Instant t) {
-  return std::any_of(rows.begin(), rows.end(),
-                     [&](const PriceRow* r) { return r->period.contains(t); });
 }
 
 // The priced cells of an offer in one mode: the regions where every subject resolves (a row
@@ -76,34 +79,30 @@ CoverageReport catalog_coverage(const Catalog& catalog, const CoverageFilter& fi
            std::find(filter.gpus.begin(), filter.gpus.end(), gpu) != filter.gpus.end();
   };
 
-  // Offers, and the modes each provider sells (payg always).
+  // Offers; every mode is listed for every provider, those without a row too (all unknown).
   std::vector<OfferRows> offers;
-  std::map<std::string, std::set<BillingMode>> provider_modes;
   for (const auto& it : catalog.data().instance_types) {
     if (!filter.provider.empty() && it.provider != filter.provider) continue;
     const Rows own = catalog.prices_of(it.provider, SubjectKind::instance, it.id);
-    auto& modes = provider_modes[it.provider];
-    modes.insert(BillingMode::payg);
-    for (const auto* r : own) modes.insert(r->mode);
-    if (!it.gpu.empty() && wanted(it.gpu)) offers.push_back({&it, it.gpu, own, {}, false});
+    if (!it.gpu.empty() && wanted(it.gpu)) offers.push_back({&it, it.gpu, own, {}, false, {}});
     for (const auto& a : it.attachable) {
       if (!wanted(a.gpu)) continue;
       const Rows gpu_rows = catalog.prices_of(it.provider, SubjectKind::gpu, a.gpu);
-      for (const auto* r : gpu_rows) modes.insert(r->mode);
       for (std::size_t i = 0; i < a.counts.size(); ++i) {
-        offers.push_back({&it, a.gpu, own, gpu_rows, true});
+        offers.push_back({&it, a.gpu, own, gpu_rows, true, a.retired_on});
       }
     }
   }
+  constexpr BillingMode kAllModes[] = {BillingMode::payg, BillingMode::prepaid, BillingMode::spot,
+                                       BillingMode::reserved_1y, BillingMode::reserved_3y};
 
   std::map<std::tuple<std::string, std::string, BillingMode>, CoverageRow> rows;
   std::map<std::tuple<std::string, std::string, BillingMode>, std::set<std::string>> regions;
   for (const auto& o : offers) {
     const std::string& provider = o.type->provider;
     const std::string group = filter.group == CoverageGroup::gpu ? o.gpu : o.type->family;
-    const bool has_rows = !o.own.empty() || !o.gpu_rows.empty();
-    const bool on_sale = !has_rows || any_in_force(o.own, t) || any_in_force(o.gpu_rows, t);
-    for (BillingMode mode : provider_modes[provider]) {
+    const bool on_sale = !off_sale(o, t);
+    for (BillingMode mode : kAllModes) {
       const auto key = std::make_tuple(provider, group, mode);
       CoverageRow& row = rows[key];
       row.provider = provider;

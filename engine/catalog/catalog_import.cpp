@@ -12,6 +12,7 @@
 
 #include "catalog/catalog_bounds.hpp"
 #include "catalog/catalog_pinned.hpp"
+#include "catalog/catalog_import_check.hpp"
 #include "catalog/catalog_settled.hpp"
 #include "catalog/catalog_store.hpp"
 #include "gpubill/base/errors.hpp"
@@ -50,9 +51,11 @@ ImportReport check_and_write(SQLite::Database& db, const CatalogData& data,
   report.file = path;
   report.notes = check_redefinitions(db, data, known, path, places, options.redefine);
   (void)PinnedRows(db, data).check_unchanged(path, places, false);
-  if (!commit) return report;
-  write_catalog_data(db, data, options.progress);
-  for (auto& n : settled_charges_affected(db, data.prices)) report.notes.push_back(std::move(n));
+  if (commit) {
+    write_catalog_data(db, data, options.progress);
+    for (auto& n : settled_charges_affected(db, data.prices)) report.notes.push_back(std::move(n));
+  }
+  apply_catalog_check(db, data, commit, options.force, report);
   return report;
 }
 

@@ -128,8 +128,10 @@ InstanceType read_instance_type(const Fields& f) {
   const std::string list_pointer = child_pointer(f.pointer(), "attachable_gpus");
   const auto& attachable = f.array("attachable_gpus");
   for (std::size_t i = 0; i < attachable.size(); ++i) {
-    Fields a(attachable[i], child_pointer(list_pointer, i), f.file(), {"gpu", "counts"});
-    AttachableGpu entry{a.text("gpu"), {}};
+    Fields a(attachable[i], child_pointer(list_pointer, i), f.file(),
+             {"gpu", "counts", "retired_on"});
+    AttachableGpu entry{a.text("gpu"), {}, {}};
+    if (a.has("retired_on")) entry.retired_on = a.instant("retired_on");
     const auto& counts = a.array("counts");
     if (counts.empty()) a.fail("counts", "missing or empty (list the GPU counts the host takes)");
     for (const auto& c : counts) {
@@ -141,6 +143,11 @@ InstanceType read_instance_type(const Fields& f) {
   }
   it.notes = f.opt_text("notes");
   it.source = f.opt_text("source");
+  if (f.has("available_from")) it.available_from = f.instant("available_from");
+  if (f.has("retired_on")) it.retired_on = f.instant("retired_on");
+  if (it.available_from && it.retired_on && *it.retired_on <= *it.available_from) {
+    f.fail("retired_on", "must be after available_from");
+  }
   return it;
 }
 
@@ -420,10 +427,11 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
        "fp16_tensor_tflops", "int8_tops", "memory_gb", "memory_bandwidth_gbs", "interconnect",
        "interconnect_bandwidth_gbs", "tdp_w", "launch_price", "units_per_board", "source"},
       d.gpus, read_gpu);
-  read_section(doc, "instance_types", file_name,
-               {"provider", "id", "family", "gpu", "gpu_count", "vcpu", "ram_gb", "local_disk_gb",
-                "local_disk_kind", "attachable_gpus", "notes", "source"},
-               d.instance_types, read_instance_type);
+  read_section(
+      doc, "instance_types", file_name,
+      {"provider", "id", "family", "gpu", "gpu_count", "vcpu", "ram_gb", "local_disk_gb",
+       "local_disk_kind", "attachable_gpus", "notes", "source", "available_from", "retired_on"},
+      d.instance_types, read_instance_type);
   read_section(doc, "prices", file_name,
                {"provider", "instance_type", "gpu", "region", "mode", "unit", "amount", "currency",
                 "effective_from", "effective_to", "source", "as_of"},

@@ -65,6 +65,11 @@ std::int64_t seconds_of(Instant t) {
   return t.time_since_epoch().count();
 }
 
+std::optional<Instant> opt_instant_col(const SQLite::Column& c) {
+  if (c.isNull()) return std::nullopt;
+  return instant_of(c.getInt64());
+}
+
 Effective period_cols(const SQLite::Column& from, const SQLite::Column& to) {
   Effective p;
   p.from = instant_of(from.getInt64());
@@ -85,6 +90,14 @@ void bind_opt(SQLite::Statement& q, int i, const std::optional<Decimal>& d) {
 void bind_opt(SQLite::Statement& q, int i, const std::optional<int>& v) {
   if (v) {
     q.bind(i, *v);
+  } else {
+    q.bind(i);
+  }
+}
+
+void bind_opt(SQLite::Statement& q, int i, const std::optional<Instant>& t) {
+  if (t) {
+    q.bind(i, static_cast<int64_t>(seconds_of(*t)));
   } else {
     q.bind(i);
   }
@@ -157,17 +170,21 @@ void read_gpus(SQLite::Database& db, CatalogData& out) {
 void read_instance_types(SQLite::Database& db, CatalogData& out) {
   std::map<std::pair<std::string, std::string>, std::vector<AttachableGpu>> attachable;
   SQLite::Statement a(db,
-                      "SELECT provider, instance_type, gpu, count FROM attachable_gpu "
+                      "SELECT provider, instance_type, gpu, count, retired_on FROM attachable_gpu "
                       "ORDER BY provider, instance_type, gpu, count");
   while (a.executeStep()) {
     auto& list = attachable[{a.getColumn(0).getString(), a.getColumn(1).getString()}];
     const std::string gpu = a.getColumn(2).getString();
-    if (list.empty() || list.back().gpu != gpu) list.push_back({gpu, {}});
+    if (list.empty() || list.back().gpu != gpu) {
+      list.push_back({gpu, {}, opt_instant_col(a.getColumn(4))});
+    }
     list.back().counts.push_back(a.getColumn(3).getInt());
   }
-  SQLite::Statement q(db,
-                      "SELECT provider, id, family, gpu, gpu_count, vcpu, ram_gb, local_disk_gb, "
-                      "local_disk_kind, notes, source FROM instance_type ORDER BY provider, id");
+  SQLite::Statement q(
+      db,
+      "SELECT provider, id, family, gpu, gpu_count, vcpu, ram_gb, local_disk_gb, "
+      "local_disk_kind, notes, source, available_from, retired_on FROM instance_type "
+      "ORDER BY provider, id");
   while (q.executeStep()) {
     InstanceType it;
     it.provider = q.getColumn(0).getString();
@@ -181,6 +198,8 @@ void read_instance_types(SQLite::Database& db, CatalogData& out) {
     it.local_disk_kind = q.getColumn(8).getString();
     it.notes = q.getColumn(9).getString();
     it.source = q.getColumn(10).getString();
+    it.available_from = opt_instant_col(q.getColumn(11));
+    it.retired_on = opt_instant_col(q.getColumn(12));
     auto found = attachable.find({it.provider, it.id});
     if (found != attachable.end()) it.attachable = std::move(found->second);
     out.instance_types.push_back(std::move(it));
@@ -611,16 +630,18 @@ void write_instance_types(SQLite::Database& db, const CatalogData& data) {
   SQLite::Statement q(
       db,
       "INSERT INTO instance_type(provider, id, family, gpu, gpu_count, vcpu, ram_gb, "
-      "local_disk_gb, local_disk_kind, notes, source) VALUES(?,?,?,?,?,?,?,?,?,?,?) "
+      "local_disk_gb, local_disk_kind, notes, source, available_from, retired_on) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
       "ON CONFLICT(provider, id) DO UPDATE SET family = excluded.family, gpu = excluded.gpu, "
       "gpu_count = excluded.gpu_count, vcpu = excluded.vcpu, ram_gb = excluded.ram_gb, "
       "local_disk_gb = excluded.local_disk_gb, local_disk_kind = excluded.local_disk_kind, "
-      "notes = excluded.notes, source = excluded.source");
+      "notes = excluded.notes, source = excluded.source, "
+      "available_from = excluded.available_from, retired_on = excluded.retired_on");
   SQLite::Statement clear(db,
                           "DELETE FROM attachable_gpu WHERE provider = ? AND instance_type = ?");
   SQLite::Statement attach(db,
                            "INSERT OR IGNORE INTO attachable_gpu(provider, instance_type, gpu, "
-                           "count) VALUES(?, ?, ?, ?)");
+                           "count, retired_on) VALUES(?, ?, ?, ?, ?)");
   for (const auto& it : data.instance_types) {
     q.bind(1, it.provider);
     q.bind(2, it.id);
@@ -637,6 +658,8 @@ void write_instance_types(SQLite::Database& db, const CatalogData& data) {
     q.bind(9, it.local_disk_kind);
     q.bind(10, it.notes);
     q.bind(11, it.source);
+    bind_opt(q, 12, it.available_from);
+    bind_opt(q, 13, it.retired_on);
     run(q);
     clear.bind(1, it.provider);
     clear.bind(2, it.id);
@@ -647,6 +670,7 @@ void write_instance_types(SQLite::Database& db, const CatalogData& data) {
         attach.bind(2, it.id);
         attach.bind(3, a.gpu);
         attach.bind(4, count);
+        bind_opt(attach, 5, a.retired_on);
         run(attach);
       }
     }

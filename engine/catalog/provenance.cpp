@@ -24,6 +24,7 @@ SourceTag source_tag(std::string_view source) {
         consider(SourceTag::secondary);
         break;
       case 'U':
+      case 'E':
         consider(SourceTag::uncertain);
         break;
       case 'T':
@@ -34,6 +35,10 @@ SourceTag source_tag(std::string_view source) {
     }
   }
   return found ? weakest : SourceTag::none;
+}
+
+bool is_estimate(std::string_view source) {
+  return source.find("[E]") != std::string_view::npos;
 }
 
 std::string_view to_string(SourceTag tag) {

@@ -39,7 +39,10 @@ OfferCounts judge_offers(const Catalog& catalog, const QuoteEngine::Index& ix,
   for (const IndexedOffer& o : ix.offers) {
     if (!ctx.providers[o.provider].allowed || !ctx.region_ok(o) || !o.gpu) continue;
     if (!ctx.gpus[static_cast<std::size_t>(o.gpu_index)].ok) continue;
-    if (o.gpu_count_whole != workload.gpu_count) continue;
+    if (workload.gpu_fraction ? (o.attached > 0 || o.gpu_count != *workload.gpu_fraction)
+                              : o.gpu_count_whole != workload.gpu_count) {
+      continue;
+    }
     ++counts.checked;
     AdviceOffer a;
     a.offer_id = ix.offer_id(catalog, o);

@@ -111,7 +111,7 @@ Usage spot_usage_for(const Usage& base, const SpotInterruptionModel& model, int 
 std::optional<std::int64_t> finish_seconds(const ResolvedWorkload& w, const Gpu& g) {
   const auto tput = throughput(g, w.precision);
   if (!tput || tput->sign() <= 0) return std::nullopt;
-  const Decimal count(w.gpu_count);
+  const Decimal count = w.gpu_units();
   // time = numerator / denominator seconds:
   //   gpu_hours: work × reference throughput × 3600 / (throughput × count);
   //   pflop: PFLOP × 1000 TFLOP / (throughput × count × efficiency).
@@ -203,7 +203,7 @@ Ctx::Ctx(const Catalog& c, const QuoteEngine::Index& i, const ResolvedWorkload& 
     } else {
       gc.ok = true;
     }
-    if (gpu.memory_gb) gc.ram_floor = *gpu.memory_gb * w.gpu_count;
+    if (gpu.memory_gb) gc.ram_floor = *gpu.memory_gb * w.gpu_units();
     if (gc.ok && work) {
       const auto finish = finish_seconds(w, gpu);
       if (!finish || *finish < 0) {
@@ -483,6 +483,10 @@ Inputs Ctx::resolve(const IndexedOffer& o, int m) {
     in.why = !in.host ? Unknown::no_row : Unknown::no_gpu_row;
     return in;
   }
+  if (!include_estimates && (in.host->estimate || (in.gpu && in.gpu->estimate))) {
+    in.why = Unknown::estimate;
+    return in;
+  }
   if (in.gpu && in.gpu->currency != in.host->currency) {
     in.why = Unknown::mixed_currency;
     return in;
@@ -739,6 +743,7 @@ std::size_t QuoteEngine::offer_count() const noexcept {
 QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& options) const {
   const Index& ix = *index_;
   Ctx ctx(catalog_, ix, w);
+  ctx.include_estimates = options.include_estimates;
   const std::size_t top = options.top;
 
   auto before = [](const Ranked& a, const Ranked& b) {
@@ -776,7 +781,8 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
       exclude(i, o, gc.why, static_cast<std::uint32_t>(o.gpu_index));
       continue;
     }
-    if (o.gpu_count_whole != w.gpu_count) {
+    if (w.gpu_fraction ? (o.attached > 0 || o.gpu_count != *w.gpu_fraction)
+                       : o.gpu_count_whole != w.gpu_count) {
       exclude(i, o, Exclude::count,
               static_cast<std::uint32_t>(o.gpu_count.units() / 1'000'000'000));
       continue;
@@ -798,6 +804,19 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
       continue;
     }
     ++result.offers_fitting;
+    if (o.retired <= ctx.t) {
+      // Retired: counted, and listed (as not priced, "retired on D") only when asked for.
+      for (int m = 0; m < kModeCount; ++m) {
+        if (o.modes != 0 && !(modes & (1u << m))) continue;
+        if (o.modes == 0 && m > 0) break;
+        ++result.lines_retired;
+        if (options.include_retired && (top == 0 || unknowns.size() < top)) {
+          unknowns.push_back(
+              {i, o.modes == 0 ? kNoMode : static_cast<std::uint8_t>(m), Unknown::retired});
+        }
+      }
+      continue;
+    }
 
     // ---- its lines
     if (o.modes == 0) {

@@ -317,6 +317,16 @@ QuoteLine build_unknown(Ctx& ctx, const IndexedOffer& o, int m, Unknown why) {
     case Unknown::no_policy:
       line.unknown_reason = "no billing policy for " + line.provider + on;
       break;
+    case Unknown::estimate:
+      line.unknown_reason =
+          "only an estimate ([E]) is in the catalog" + on + "; --include-estimates ranks it";
+      break;
+    case Unknown::retired:
+      line.unknown_reason =
+          "retired on " +
+          format_day(date::floor<date::days>(Instant{std::chrono::seconds{o.retired}})) +
+          " (quote at an earlier --at to price it)";
+      break;
     case Unknown::payg_unavailable:
       line.unknown_reason = line.provider + "'s policy says pay-as-you-go is not available";
       break;

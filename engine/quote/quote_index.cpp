@@ -45,6 +45,7 @@ RowRef make_ref(const PriceRow* row, std::vector<Currency>& currencies) {
   r.micro = micro_floor(row->amount.amount());
   const Instant stale = stale_since(row->as_of);
   if (stale != Instant::min()) r.stale_from = seconds_of(stale);
+  r.estimate = is_estimate(row->source);
   return r;
 }
 
@@ -135,7 +136,8 @@ struct IndexBuilder {
   }
 
   void add_offers(const InstanceType& it, std::uint16_t provider, const Gpu* gpu, int attached,
-                  const RowList& host_rows, const RowList& gpu_rows);
+                  const RowList& host_rows, const RowList& gpu_rows,
+                  std::optional<Instant> retired);
   void add_all_offers();
   void add_region(const std::string& provider, const std::string& region);
   void add_provider_regions();
@@ -178,7 +180,9 @@ IndexBuilder::IndexBuilder(QuoteEngine::Index& ix, const Catalog& catalog)
 }
 
 void IndexBuilder::add_offers(const InstanceType& it, std::uint16_t provider, const Gpu* gpu,
-                              int attached, const RowList& host_rows, const RowList& gpu_rows) {
+                              int attached, const RowList& host_rows, const RowList& gpu_rows,
+                              std::optional<Instant> retired) {
+  if (it.retired_on && (!retired || *it.retired_on < *retired)) retired = it.retired_on;
   auto [cached, added] = named_regions.try_emplace({&host_rows, &gpu_rows});
   std::set<std::string>& named = cached->second;
   if (added) {
@@ -211,6 +215,7 @@ void IndexBuilder::add_offers(const InstanceType& it, std::uint16_t provider, co
       o.gpu_count_whole = static_cast<std::int32_t>(o.gpu_count.truncate_to_int());
     }
     o.vcpu = it.vcpu.value_or(-1);
+    if (retired) o.retired = seconds_of(*retired);
     o.has_ram = it.ram_gb.has_value();
     if (it.ram_gb) o.ram_gb = *it.ram_gb;
     if (it.local_disk_gb && (it.local_disk_kind == "ssd" || it.local_disk_kind == "nvme" ||
@@ -245,16 +250,18 @@ void IndexBuilder::add_all_offers() {
     if (p == provider_index.end()) continue;
     const RowList& own = rows_of(it.provider, SubjectKind::instance, it.id);
     const bool any_gpu = !it.gpu.empty() || !it.attachable.empty();
-    if (!it.gpu.empty()) add_offers(it, p->second, catalog.find_gpu(it.gpu), 0, own, no_rows);
+    if (!it.gpu.empty()) {
+      add_offers(it, p->second, catalog.find_gpu(it.gpu), 0, own, no_rows, std::nullopt);
+    }
     for (const auto& a : it.attachable) {
       const Gpu* g = catalog.find_gpu(a.gpu);
       const RowList& gpu_rows = g ? rows_of(it.provider, SubjectKind::gpu, g->id)
                                   : rows_of(it.provider, SubjectKind::gpu, a.gpu);
       for (int count : a.counts) {
-        if (count > 0) add_offers(it, p->second, g, count, own, gpu_rows);
+        if (count > 0) add_offers(it, p->second, g, count, own, gpu_rows, a.retired_on);
       }
     }
-    if (!any_gpu) add_offers(it, p->second, nullptr, 0, own, no_rows);
+    if (!any_gpu) add_offers(it, p->second, nullptr, 0, own, no_rows, std::nullopt);
   }
 }
 

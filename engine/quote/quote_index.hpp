@@ -35,6 +35,7 @@ struct RowRef {
   const PriceRow* row = nullptr;
   std::uint8_t currency = 0;  // into Index::currencies
   PriceUnit unit = PriceUnit::hour;
+  bool estimate = false;  // the row's source carries the estimate tag [E]
   bool contains(std::int64_t t) const noexcept { return from <= t && t < to; }
 };
 
@@ -59,7 +60,10 @@ struct IndexedOffer {
   std::uint8_t modes = 0;             // bit i: some row of kModes[i] exists
   std::int32_t gpu_count_whole = -1;  // the GPU count when whole, else -1
   std::int32_t vcpu = -1;             // -1 unknown
-  std::int32_t local_ssd_gb = 0;      // bundled SSD / NVMe
+  // Seconds since the epoch from which the offer is retired (its type's or its attached GPU's
+  // retired_on); max = not retired.
+  std::int64_t retired = std::numeric_limits<std::int64_t>::max();
+  std::int32_t local_ssd_gb = 0;  // bundled SSD / NVMe
   bool has_ram = false;
   Decimal ram_gb;
   Decimal gpu_count;

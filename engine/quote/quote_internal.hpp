@@ -52,6 +52,8 @@ enum class Unknown : std::uint8_t {
   payg_unavailable,
   no_fx,
   spot_unfinishable,  // the interruption model leaves no progress, or a daily run past its day
+  estimate,           // the row in force is an estimate ([E]) and estimates were not asked for
+  retired,            // the offer was retired on or before the quote date
 };
 
 struct Usage {
@@ -185,6 +187,7 @@ struct Ctx {
   std::vector<char> region_allowed;       // by Index region; "" (every region) is decided
   std::vector<char> provider_any_region;  // by provider: does it have a requested region?
   std::uint8_t modes_allowed = 0;
+  bool include_estimates = false;  // QuoteOptions
   std::vector<GpuCheck> gpus;
   std::optional<Decimal> ram_floor;   // an explicit floor
   std::vector<Usage> fixed_usages;    // one per quote month in use (non-work durations)

@@ -224,6 +224,17 @@ namespace {
 // The GPU floors, and the models the workload names, each checked against those floors.
 void resolve_gpus(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
   r.gpu_count = w.gpu.count.value_or(1);
+  if (w.gpu.fraction) {
+    if (w.gpu.count && *w.gpu.count != 1) {
+      fail(w, "/gpu_fraction", "give either a GPU count or a fraction of one GPU, not both");
+    }
+    if (w.gpu.fraction->sign() <= 0 || *w.gpu.fraction >= Decimal(1)) {
+      fail(w, "/gpu_fraction",
+           "gpu_fraction " + w.gpu.fraction->to_string() +
+               " is not a share of one GPU (above 0, below 1; whole GPUs are a count)");
+    }
+    r.gpu_fraction = w.gpu.fraction;
+  }
   if (r.gpu_count < 1) {
     fail(w, "/gpu/count",
          "count " + std::to_string(r.gpu_count) +

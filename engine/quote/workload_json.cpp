@@ -83,7 +83,8 @@ Workload parse_workload_json(std::string_view text, const std::string& file_name
   const json doc = json_input::parse_document(text, file_name);
   const Fields top(doc, "/", file_name,
                    {"format", "name", "gpu", "host", "storage", "network", "duration", "spot",
-                    "providers", "regions", "modes", "currency", "date", "month_hours"});
+                    "providers", "regions", "modes", "currency", "date", "month_hours",
+                    "gpu_fraction"});
   Workload w;
   w.source = file_name;
   if (const json* fmt = top.find("format")) {
@@ -105,6 +106,7 @@ Workload parse_workload_json(std::string_view text, const std::string& file_name
     w.gpu.count = opt_count(f, "count");
     w.gpu.nvlink = f.boolean_or("nvlink", false);
   }
+  w.gpu.fraction = opt_amount(top, "gpu_fraction");
   if (const json* h = top.find("host")) {
     const Fields f(*h, child(top, "host"), file_name, {"min_vcpu", "min_ram_gb"});
     w.host.min_vcpu = opt_count(f, "min_vcpu");

@@ -15,7 +15,10 @@ namespace {
 Catalog diff_catalog_fixture() {
   auto db = Database::open(":memory:");
   ensure_bundled_catalog(db);
-  import_catalog_file(db, gpubill::testing::data_path("catalog-diff.json"));
+  // The fixture prices D.ONE at 0 and below its T4 on purpose (catalog check's floors): forced.
+  ImportOptions forced;
+  forced.force = true;
+  import_catalog_file(db, gpubill::testing::data_path("catalog-diff.json"), forced);
   return Catalog::load(db);
 }
 

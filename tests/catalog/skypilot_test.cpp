@@ -2,6 +2,7 @@
 // skypilot-org/skypilot-catalog catalogs/v7/{aws,gcp}/vms.csv).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -280,8 +281,16 @@ TEST_CASE("a SkyPilot file imports into the database in one transaction", "[skyp
   const auto path = dir.write("vms.csv", fixture("aws-vms-gpu-sample.csv"));
   SkyPilotOptions o = options("aws");
   o.source = "skypilot-catalog v7 aws@001367d2";
-  const auto report = import_skypilot_file(db, path, o);
+  // The sample's lowest spot price of two p3 sizes in one region is exactly a tenth of
+  // on-demand (SkyPilot's placeholder): catalog check refuses the file unless forced.
+  CHECK_THROWS_WITH(import_skypilot_file(db, path, o), Catch::Contains("constant_ratio aws p3."));
+  ImportOptions forced;
+  forced.force = true;
+  const auto report = import_skypilot_file(db, path, o, forced);
   CHECK(report.prices == 68);
+  CHECK(std::count_if(report.notes.begin(), report.notes.end(), [](const std::string& n) {
+          return n.rfind("check: error constant_ratio aws p3.", 0) == 0;
+        }) == 2);
   CHECK(report.instance_types == 0);  // all four are already in the bundled catalog
   const auto catalog = Catalog::load(db);
   const auto* p = catalog.price_at("aws", SubjectKind::instance, "p3.2xlarge", "us-east-1",
@@ -302,7 +311,9 @@ TEST_CASE("a SkyPilot file imports into the database in one transaction", "[skyp
       dir.write("bad.csv", edit_line(fixture("aws-vms-gpu-sample.csv"), 80, "us-", "us-,"));
   CHECK_THROWS_AS(import_skypilot_file(db, bad, o), InputError);
   CHECK(sqlite(db).execAndGet("SELECT count(*) FROM price").getInt() == prices);
-  CHECK(validate_skypilot_file(db, path, o).prices == 68);
+  ImportOptions forced;
+  forced.force = true;
+  CHECK(validate_skypilot_file(db, path, o, forced).prices == 68);
 }
 
 TEST_CASE("two rows for one zone with different prices are reported", "[skypilot]") {

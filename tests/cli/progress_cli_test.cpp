@@ -64,7 +64,7 @@ TEST_CASE("replay draws a progress bar on a terminal only", "[progress][cli]") {
   CHECK_THAT(rebuild.output, Catch::Contains("\rrebuild  [####################] 100%"));
 
   const std::string cat = source_file("tests/data/catalog-diff.json");
-  const CliRun import = in_terminal("catalog import " + cat + db);
+  const CliRun import = in_terminal("catalog import --force " + cat + db);
   CHECK(import.status == 0);
   CHECK_THAT(import.output, Catch::Contains("\rimport  [####################] 100%  27/27 rows"));
 }

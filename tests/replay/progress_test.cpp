@@ -104,8 +104,10 @@ TEST_CASE("without a sink nothing is reported and nothing changes", "[progress][
 TEST_CASE("catalog import reports the rows written", "[progress][catalog]") {
   ReplayFixture fx;
   Recorder r;
-  const ImportReport report =
-      import_catalog_file(fx.db(), data_path("catalog-diff.json"), r.sink());
+  ImportOptions options;
+  options.progress = r.sink();
+  options.force = true;
+  const ImportReport report = import_catalog_file(fx.db(), data_path("catalog-diff.json"), options);
   r.check_complete("import", report.total());
   CHECK(r.reports.back().unit == "rows");
   CHECK(report.total() == 1 + 2 + 4 + 20);  // provider, regions, instance types, prices

@@ -26,12 +26,12 @@ using namespace gpubill::testing;
 
 TEST_CASE("Alibaba payg: settlements rounded down", "[replay][alibaba]") {
   ReplayFixture fx;
-  // ecs.gn5-c4g1.xlarge in us-west-1, 1.706 USD/h (Alibaba's international price file,
+  // ecs.gn5-c4g1.xlarge in intl-us-west-1, 1.706 USD/h (Alibaba's international price file,
   // 2019-05-23). 10:30–11:00: 1.706 × 1800 / 3600 = 0.853 → down 0.85 (rounding −0.003);
   // 11:00–12:00: 1.706 → 1.70 (−0.006). Half-up would have given 0.85 and 1.71.
   fx.replay_text(R"(
 {"id":"t1","time":"2019-06-03T09:00:00+08:00","type":"topup","account":"acme","amount":"100","currency":"USD"}
-{"id":"c1","time":"2019-06-03T10:30:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
+{"id":"c1","time":"2019-06-03T10:30:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"intl-us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
 {"id":"d1","time":"2019-06-03T12:00:00+08:00","type":"destroy","account":"acme","instance":"a"}
 )");
   const auto c = fx.charges();
@@ -51,7 +51,7 @@ TEST_CASE("Alibaba payg: 0.01 minimum per instance lifetime", "[replay][alibaba]
   // 0.01 for [10:00:00, 10:00:02).
   fx.replay_text(R"(
 {"id":"t1","time":"2019-06-03T09:00:00+08:00","type":"topup","account":"acme","amount":"1","currency":"USD"}
-{"id":"c1","time":"2019-06-03T10:00:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
+{"id":"c1","time":"2019-06-03T10:00:00+08:00","type":"create","account":"acme","instance":"a","provider":"alibaba","region":"intl-us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg"}
 {"id":"d1","time":"2019-06-03T10:00:02+08:00","type":"destroy","account":"acme","instance":"a"}
 )",
                  until("2019-06-03T12:00:00+08:00"));

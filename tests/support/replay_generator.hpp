@@ -116,7 +116,7 @@ class LogGenerator {
         break;
       case 2:
         create =
-            R"("provider":"alibaba","region":"us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg")";
+            R"("provider":"alibaba","region":"intl-us-west-1","instance_type":"ecs.gn5-c4g1.xlarge","mode":"payg")";
         stop_stops = false;
         break;
       case 3:

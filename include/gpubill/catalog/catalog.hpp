@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpubill/base/money.hpp"
@@ -64,8 +65,14 @@ struct Gpu {
 };
 
 struct AttachableGpu {
+  AttachableGpu() = default;
+  AttachableGpu(std::string gpu_id, std::vector<int> gpu_counts,
+                std::optional<Instant> retired = std::nullopt)
+      : gpu(std::move(gpu_id)), counts(std::move(gpu_counts)), retired_on(retired) {}
   std::string gpu;
   std::vector<int> counts;
+  // The day the provider retired this GPU on this host (JSON "retired_on"); unset = not retired.
+  std::optional<Instant> retired_on;
 };
 
 struct InstanceType {
@@ -77,6 +84,11 @@ struct InstanceType {
   std::optional<int> local_disk_gb;
   std::string local_disk_kind, notes, source;
   std::vector<AttachableGpu> attachable;  // GPUs this host takes, priced per GPU
+  // Lifecycle (00:00 UTC of the day; JSON "available_from" / "retired_on", YYYY-MM-DD): the
+  // first day it could be rented, and the day the provider retired it (from its deprecation
+  // notice). Unset = unknown / not retired. A quote at or after retired_on does not rank it.
+  std::optional<Instant> available_from, retired_on;
+  bool retired_at(Instant t) const noexcept { return retired_on && *retired_on <= t; }
 };
 
 struct PriceRow {

@@ -26,11 +26,11 @@ struct CoverageFilter {
 // (Google-style, priced host + N × GPU). At `at`, in one mode, an offer is
 //   priced       — a price is in force in at least one region (both host and GPU rows for a
 //                  host + GPU offer);
-//   not_on_sale  — it has price rows, but none of any mode is in force (launched later, or
-//                  retired before);
-//   unknown      — otherwise: on sale (or with no price row at all) but with no price in force
-//                  in this mode.
-// Modes listed for a provider: pay-as-you-go always, and every other mode it has a row for.
+//   not_on_sale  — its lifecycle says it could not be rented at `at`: before the instance
+//                  type's available_from, or on or after its retired_on (or its attached GPU's);
+//   unknown      — otherwise: no price in force in this mode (a missing price is unknown, never
+//                  taken for "not on sale").
+// Every mode is listed for every provider, modes without a single row too.
 struct CoverageRow {
   std::string provider;
   std::string group;  // GPU id, or family, per CoverageFilter::group

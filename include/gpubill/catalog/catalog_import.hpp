@@ -65,6 +65,9 @@ struct ImportOptions {
   std::optional<Instant> not_after;
   bool redefine = false;
   ProgressSink progress;
+  // Import even when the catalog check (catalog_check.hpp) fails on the catalog the import
+  // leaves; each violation is then listed in the report's notes.
+  bool force = false;
 };
 
 // ---- JSON catalog files -------------------------------------------------------------------
@@ -86,6 +89,9 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
 // Reads, validates and imports a JSON catalog file in one transaction. References may point
 // to rows already in the database. Returns the row counts of the file. `progress` gets
 // "import" reports in rows written (progress.hpp) once the file is parsed and checked.
+// Then the catalog the import leaves is checked (check_catalog, catalog_check.hpp): an error
+// throws InputError and nothing is imported, unless `force`, which imports it and lists each
+// error in the report's notes ("check: …").
 ImportReport import_catalog_file(Database& db, const std::string& path,
                                  const ProgressSink& progress = {});
 ImportReport import_catalog_file(Database& db, const std::string& path,
@@ -156,7 +162,7 @@ SkyPilotImport parse_skypilot_csv(std::string_view text, const std::string& file
 // Reads, converts and imports a SkyPilot vms.csv in one transaction, matching accelerators
 // against the database's catalog. Instance types and regions already in the database keep
 // their existing rows (SkyPilot adds prices to them); new ones are added.
-// `progress`: as for import_catalog_file.
+// `progress`, `force` and the catalog check: as for import_catalog_file.
 ImportReport import_skypilot_file(Database& db, const std::string& path,
                                   const SkyPilotOptions& options,
                                   const ProgressSink& progress = {});

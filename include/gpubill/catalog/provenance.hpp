@@ -11,13 +11,19 @@ namespace gpubill {
 
 // Tags written in a source text in square brackets: [P] the provider's own document or price
 // file, [S] a secondary source (a third party's catalog, a blog, a book), [U] uncertain or
-// assumed, [T] test-fixture data (never a real price). Ordered from most to least trusted; a
-// source with no tag (a user's own file) ranks below [U] and above test data.
+// assumed ([E], an estimate, counts as [U]), [T] test-fixture data (never a real price). Ordered
+// from most to least trusted; a source with no tag (a user's own file) ranks below [U] and above
+// test data.
 enum class SourceTag { primary, secondary, uncertain, none, test };
 
 // The least trusted tag the text carries (a row citing "[P] … [U]" is [U]); a text starting
 // with "TEST FIXTURE" counts as [T]; none of them = SourceTag::none.
 SourceTag source_tag(std::string_view source);
+
+// Whether the source carries the estimate tag [E]: the figure was derived (by a stated rule, e.g.
+// a ratio to another price), not read from a price list. An estimate ranks as [U] and quotes
+// leave it out unless asked for (--include-estimates).
+bool is_estimate(std::string_view source);
 
 // "P", "S", "U", "TEST", "?" (none).
 std::string_view to_string(SourceTag tag);

@@ -47,6 +47,12 @@ struct QuoteOptions {
   // provenance.hpp) after every current priced line, whatever their totals; false ranks them
   // with the current ones. Either way they are marked QuoteLine::stale and counted.
   bool stale_apart = false;
+  // Rank prices whose source carries the estimate tag [E] (provenance.hpp); by default such a
+  // line is unknown ("only an estimate").
+  bool include_estimates = false;
+  // List the offers retired on or before the quote date (InstanceType::retired_on) as lines
+  // that are not priced, "retired on D"; by default they are only counted (lines_retired).
+  bool include_retired = false;
 };
 
 // A storage or network part of a line.
@@ -160,6 +166,9 @@ struct QuoteResult {
   // Priced lines over all fitting offers whose price is stale (counted in lines_priced too).
   std::size_t lines_stale = 0;
   bool stale_apart = false;                 // QuoteOptions::stale_apart
+  // Lines of offers retired on or before the quote date: never ranked, never in lines_unknown;
+  // listed in `lines` only with QuoteOptions::include_retired.
+  std::size_t lines_retired = 0;
   std::vector<FamilyExclusion> exclusions;  // by provider, family
 };
 

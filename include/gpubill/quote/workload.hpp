@@ -34,6 +34,10 @@ struct GpuNeed {
   std::optional<Decimal> min_fp32_tflops, min_fp16_tflops, min_memory_gb;
   // GPUs per instance; an offer must have exactly this many. Default 1.
   std::optional<int> count;
+  // A share of one GPU (above 0, below 1): only offers renting exactly that slice of a GPU
+  // (vGPU types: 0.25, 0.5) match. The workload file's top-level "gpu_fraction" (a decimal
+  // string), or `--count 0.25`. Excludes `count`.
+  std::optional<Decimal> fraction;
   bool nvlink = false;  // the GPUs must be linked by NVLink
 };
 
@@ -132,6 +136,9 @@ struct ResolvedWorkload {
   std::vector<std::pair<std::string, std::vector<const Gpu*>>> matched_names;
   std::optional<Decimal> min_fp32_tflops, min_fp16_tflops, min_memory_gb;
   int gpu_count = 1;
+  std::optional<Decimal> gpu_fraction;  // set: a slice of one GPU (gpu_count is then 1)
+  // GPUs an offer must have: gpu_fraction, else gpu_count.
+  Decimal gpu_units() const { return gpu_fraction ? *gpu_fraction : Decimal(gpu_count); }
   bool nvlink = false;
 
   std::optional<int> min_vcpu;
