@@ -8,6 +8,7 @@
 #include "base/json_fields.hpp"
 #include "base/text_match.hpp"
 #include "catalog/catalog_store.hpp"
+#include "catalog/policy_prepaid.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
 
 namespace gpubill {
@@ -294,6 +295,10 @@ BillingPolicy read_policy(const Fields& f) {
   p.stopped_payg_compute_charged =
       f.boolean_or("stopped_payg_compute_charged", p.stopped_payg_compute_charged);
   p.payg_available = f.boolean_or("payg_available", p.payg_available);
+  if (const auto* lifecycle = f.find("prepaid_lifecycle")) {  // issue 27 part A
+    p.prepaid = read_prepaid_lifecycle(*lifecycle, child_pointer(f.pointer(), "prepaid_lifecycle"),
+                                       f.file());
+  }
   p.source = f.text("source");
   p.as_of = f.day_text("as_of");
   return p;
@@ -473,6 +478,7 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "payg_available",
                 "sustained_use_tiers",
                 "sustained_use_families",
+                "prepaid_lifecycle",
                 "source",
                 "as_of"},
                d.policies, read_policy);
