@@ -9,6 +9,7 @@
 #include "base/text_match.hpp"
 #include "catalog/catalog_store.hpp"
 #include "catalog/policy_metering.hpp"
+#include "catalog/policy_prepaid.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
 
 namespace gpubill {
@@ -303,6 +304,10 @@ BillingPolicy read_policy(const Fields& f) {
       f.boolean_or("stopped_payg_compute_charged", p.stopped_payg_compute_charged);
   p.payg_available = f.boolean_or("payg_available", p.payg_available);
   read_metering_policy_fields(f, p);
+  if (const auto* lifecycle = f.find("prepaid_lifecycle")) {  // issue 27 part A
+    p.prepaid = read_prepaid_lifecycle(*lifecycle, child_pointer(f.pointer(), "prepaid_lifecycle"),
+                                       f.file());
+  }
   p.source = f.text("source");
   p.as_of = f.day_text("as_of");
   return p;
@@ -485,6 +490,7 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "sustained_use_families",
                 kMeteringPolicyKeys[0],
                 kMeteringPolicyKeys[1],
+                "prepaid_lifecycle",
                 "source",
                 "as_of"},
                d.policies, read_policy);

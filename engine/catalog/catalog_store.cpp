@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "catalog/policy_metering.hpp"
+#include "catalog/policy_prepaid.hpp"
 #include "gpubill/base/errors.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
 #include "store/store.hpp"
@@ -548,6 +549,19 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
   }
 }
 
+// The prepaid lifecycle rules of every policy row read (issue 27 part A; policy_prepaid.hpp).
+void read_prepaid_lifecycles(SQLite::Database& db, CatalogData& out) {
+  SQLite::Statement q(db, "SELECT id, prepaid_lifecycle FROM policy");
+  std::map<std::int64_t, std::string> stored;
+  while (q.executeStep()) {
+    if (!q.getColumn(1).isNull()) stored[q.getColumn(0).getInt64()] = q.getColumn(1).getString();
+  }
+  for (auto& p : out.policies) {
+    const auto it = stored.find(p.id);
+    if (it != stored.end()) p.prepaid = stored_prepaid_lifecycle(it->second, p.id);
+  }
+}
+
 // ---- writing -------------------------------------------------------------------------------
 
 void write_providers(SQLite::Database& db, const CatalogData& data) {
@@ -843,6 +857,24 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
   }
 }
 
+// The prepaid lifecycle rules of the rows write_policies wrote (NULL = the defaults).
+void write_prepaid_lifecycles(SQLite::Database& db, const CatalogData& data) {
+  SQLite::Statement q(db,
+                      "UPDATE policy SET prepaid_lifecycle = ? WHERE provider = ? AND "
+                      "effective_from = ?");
+  for (const auto& p : data.policies) {
+    const std::string text = prepaid_lifecycle_json(p.prepaid);
+    if (text.empty()) {
+      q.bind(1);
+    } else {
+      q.bind(1, text);
+    }
+    q.bind(2, p.provider);
+    q.bind(3, static_cast<int64_t>(seconds_of(p.period.from)));
+    run(q);
+  }
+}
+
 }  // namespace
 
 std::chrono::minutes parse_hh_mm(std::string_view text) {
@@ -887,6 +919,7 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     read_fx_rates(db, out);
     read_policies(db, out);
     read_metering_policy_fields(db, out.policies);
+    read_prepaid_lifecycles(db, out);
     return out;
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
@@ -911,6 +944,7 @@ void write_catalog_data(SQLite::Database& db, const CatalogData& data,
     write_fx_rates(db, data);
     write_policies(db, data);
     write_metering_policy_fields(db, data.policies);
+    write_prepaid_lifecycles(db, data);
     counter.add(n.discounts + n.disk_prices + n.bandwidth_prices + n.fx_rates + n.policies);
     counter.report();
   } catch (const SQLite::Exception& e) {

@@ -32,6 +32,7 @@
 #include "gpubill/base/time.hpp"
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/replay/events.hpp"
+#include "gpubill/rules/prepaid_lifecycle.hpp"
 #include "gpubill/rules/rules.hpp"
 
 namespace date {
@@ -273,6 +274,9 @@ class Account {
   std::optional<std::string> start(Sim&, Instance&, Seconds t, std::int64_t seq);
   std::optional<std::string> stop(Sim&, Instance&, Seconds t, std::int64_t seq);
   std::optional<std::string> resize(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
+  std::optional<std::string> resize_prepaid(Sim& sim, Instance& inst, const InstanceType& type,
+                                            const PriceRow& price, const BillingPolicy& policy,
+                                            Seconds t, std::int64_t seq);
   std::optional<std::string> renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> set_auto_renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> destroy(Sim&, Instance&, Seconds t, std::int64_t seq,

@@ -260,7 +260,7 @@ void Account::order_prepaid(Sim& sim, Instance& inst, const UsageEvent& ev, Seco
                             const PriceRow& price, const BillingPolicy& policy) {
   const Calendar& cal = *info_of(sim, inst).calendar;
   inst.purchased_at = t;
-  inst.expiry = to_seconds(cal.add_months(ev.time, *ev.months));
+  inst.expiry = to_seconds(rules::prepaid_term_end(ev.time, *ev.months, policy, cal));
   inst.paid = order.charged.amount();
   inst.monthly = price.amount.amount();
   inst.factor = order.factor;

@@ -15,6 +15,80 @@ int whole_months(const Calendar& cal, Seconds t, Seconds end) {
   return m;
 }
 
+// The instance's prepaid order as the return and downgrade rules see it (prepaid_lifecycle.hpp):
+// the term discount of an order of N months is the catalog's for the instance's family.
+// `at`: the time whose term discounts apply (the return's or the downgrade's: those in force).
+rules::PrepaidHolding holding_of(Sim& sim, const Instance& inst, const PriceRow* hourly,
+                                 Seconds at) {
+  const std::string provider = inst.provider, family = inst.family;
+  return {Money(inst.paid, inst.currency),
+          to_instant(inst.purchased_at),
+          to_instant(inst.expiry),
+          Money(inst.monthly, inst.currency),
+          inst.factor,
+          hourly ? hourly->amount : Money::zero(inst.currency),
+          [&sim, provider, family, at](int months) {
+            const DiscountRow* d = sim.catalog.discount_at(provider, family, BillingMode::prepaid,
+                                                           months, to_instant(at));
+            return d ? d->factor : Decimal(1);
+          }};
+}
+
+// " [rule source: …]" when the policy row names the source of its prepaid lifecycle rules.
+std::string rule_source(const BillingPolicy& policy) {
+  return policy.prepaid.source.empty() ? std::string()
+                                       : " [rule source: " + policy.prepaid.source + "]";
+}
+
+// The refund of a downgrade of a prepaid instance at `t` to the monthly price `new_monthly`
+// (rules::downgrade_refund), as a refund row; nullopt when the policy refunds nothing on a
+// downgrade. Fails (a reason) when the rule needs a pay-as-you-go price the catalog lacks.
+struct DowngradeOutcome {
+  std::optional<ChargeRow> row;
+  std::optional<rules::DowngradeValue> value;
+  std::optional<std::string> error;
+};
+DowngradeOutcome downgrade_outcome(Sim& sim, const std::string& account, const Instance& inst,
+                                   const Money& new_monthly, Seconds t, const BillingPolicy& policy,
+                                   const Calendar& cal) {
+  DowngradeOutcome out;
+  if (policy.prepaid.downgrade_refund == DowngradeRefund::none || t >= inst.expiry) return out;
+  const PriceRow* hourly = nullptr;
+  if (policy.prepaid.return_used_value == ReturnUsedValue::months_then_payg) {
+    hourly = sim.price_at(inst.provider, SubjectKind::instance, inst.type, inst.region,
+                          BillingMode::payg, t)
+                 .row;
+    if (!hourly || hourly->unit != PriceUnit::hour) {
+      out.error =
+          "cannot compute the downgrade refund: it needs the pay-as-you-go hourly price "
+          "of " +
+          inst.type + " at " + when(t) + ", which the catalog lacks";
+      return out;
+    }
+  }
+  out.value = rules::downgrade_refund(holding_of(sim, inst, hourly, t), new_monthly, to_instant(t),
+                                      policy, cal);
+  ChargeRow row = base_row(account, inst);
+  row.kind = "refund";
+  row.period_start = t;
+  row.period_end = inst.expiry;
+  row.quantity = "1";
+  row.unit = "order";
+  row.exact = -out.value->refund.amount();
+  row.unit_price = row.exact;
+  row.price_unit = "order";
+  row.billed = row.exact;
+  row.decimals = policy.settlement_decimals;
+  if (hourly) row.price_id = hourly->id;
+  row.policy_id = policy.id;
+  row.note = "downgrade refund (rules::downgrade_refund, " +
+             std::string(to_string(policy.prepaid.downgrade_refund)) + "): " + out.value->formula +
+             " = " + (out.value->returned.amount - out.value->new_cost).to_string() +
+             ", not below 0" + rule_source(policy);
+  out.row = std::move(row);
+  return out;
+}
+
 }  // namespace
 
 // ---- events ------------------------------------------------------------------------------------
@@ -162,62 +236,7 @@ std::optional<std::string> Account::resize(Sim& sim, Instance& inst, const Usage
   }
   const std::string old_type = inst.type;
   if (inst.mode == BillingMode::prepaid) {
-    if (price.row->unit != PriceUnit::month) return "no monthly prepaid price for " + type->id;
-    const Calendar& cal = *info_of(sim, inst).calendar;
-    const auto old_price =
-        sim.price_at(inst.provider, SubjectKind::instance, old_type, inst.region, inst.mode, t);
-    const Money old_monthly = old_price.row && old_price.row->unit == PriceUnit::month
-                                  ? old_price.row->amount
-                                  : Money(inst.monthly, inst.currency);
-    const Seconds remaining = std::max<Seconds>(0, inst.expiry - t);
-    const int months_left = whole_months(cal, t, inst.expiry);
-    const DiscountRow* discount =
-        months_left >= 1 ? sim.catalog.discount_at(inst.provider, type->family,
-                                                   BillingMode::prepaid, months_left, ev.time)
-                         : nullptr;
-    const Decimal factor = discount ? discount->factor : Decimal(1);
-    const auto up =
-        rules::upgrade_charge(old_monthly, price.row->amount, remaining, factor, *pol.row);
-    const auto it = balances.find(std::string(inst.currency.code()));
-    const Decimal bal = it == balances.end() ? Decimal{} : it->second.amount;
-    if (bal < up.fee.amount()) {
-      return "insufficient balance: the upgrade fee is " + up.fee.to_string() + ", the " +
-             inst.currency.to_string() + " balance is " + money_text(bal, inst.currency);
-    }
-    inst.type = type->id;
-    inst.family = type->family;
-    ChargeRow row = base_row(name, inst);
-    row.kind = "upgrade";
-    row.period_start = t;
-    row.period_end = std::max(t, inst.expiry);
-    row.quantity = std::to_string(remaining);
-    row.unit = "second";
-    row.unit_price = up.difference.amount();
-    row.price_unit = "month";
-    row.exact = up.exact.amount();
-    row.billed = up.fee.amount();
-    row.rounding = row.billed - row.exact;
-    row.decimals = pol.row->settlement_decimals;
-    row.price_id = price.row->id;
-    row.policy_id = pol.row->id;
-    if (discount) row.discount_id = discount->id;
-    row.event_seqs = std::to_string(seq);
-    if (up.difference.amount().sign() > 0) {
-      row.note = "upgrade " + old_type + " → " + type->id + ": (" +
-                 price.row->amount.amount().to_string() + " − " + old_monthly.amount().to_string() +
-                 ")/month × " + std::to_string(remaining) +
-                 " s remaining = " + up.remaining_months.to_string() +
-                 " months (days / (365/12)) × discount " + factor.to_string();
-    } else {
-      row.note = "downgrade " + old_type + " → " + type->id +
-                 ": no fee and no refund (monthly price " + old_monthly.amount().to_string() +
-                 " → " + price.row->amount.amount().to_string() + ")";
-    }
-    charge(sim, row, t, seq, "charge");
-    inst.paid += up.fee.amount();
-    inst.monthly = price.row->amount.amount();
-    history(sim, inst, t, "resize: " + old_type + " → " + type->id, seq);
-    return std::nullopt;
+    return resize_prepaid(sim, inst, *type, *price.row, *pol.row, t, seq);
   }
   if (price.row->unit != PriceUnit::hour) return "no hourly price for " + type->id;
   // Pay-as-you-go: the old type's meter stops here (its piece of this hour is settled at the hour
@@ -242,6 +261,87 @@ std::optional<std::string> Account::resize(Sim& sim, Instance& inst, const Usage
   if (was_active) activate(sim, nm, t, seq);
   retire_settled(sim, inst);
   history(sim, inst, t, "resize: " + old_type + " → " + type->id, seq);
+  return std::nullopt;
+}
+
+// resize of a prepaid instance: the upgrade fee, or on a downgrade the refund the policy gives
+// (rules::upgrade_charge, rules::downgrade_refund).
+std::optional<std::string> Account::resize_prepaid(Sim& sim, Instance& inst,
+                                                   const InstanceType& type, const PriceRow& price,
+                                                   const BillingPolicy& policy, Seconds t,
+                                                   std::int64_t seq) {
+  const std::string old_type = inst.type;
+  if (price.unit != PriceUnit::month) return "no monthly prepaid price for " + type.id;
+  const Calendar& cal = *info_of(sim, inst).calendar;
+  const auto old_price =
+      sim.price_at(inst.provider, SubjectKind::instance, old_type, inst.region, inst.mode, t);
+  const Money old_monthly = old_price.row && old_price.row->unit == PriceUnit::month
+                                ? old_price.row->amount
+                                : Money(inst.monthly, inst.currency);
+  const Seconds remaining = std::max<Seconds>(0, inst.expiry - t);
+  const int months_left = whole_months(cal, t, inst.expiry);
+  const DiscountRow* discount =
+      months_left >= 1 ? sim.catalog.discount_at(inst.provider, type.family, BillingMode::prepaid,
+                                                 months_left, to_instant(t))
+                       : nullptr;
+  const Decimal factor = discount ? discount->factor : Decimal(1);
+  const auto up = rules::upgrade_charge(old_monthly, price.amount, remaining, factor, policy);
+  const auto it = balances.find(std::string(inst.currency.code()));
+  const Decimal bal = it == balances.end() ? Decimal{} : it->second.amount;
+  if (bal < up.fee.amount()) {
+    return "insufficient balance: the upgrade fee is " + up.fee.to_string() + ", the " +
+           inst.currency.to_string() + " balance is " + money_text(bal, inst.currency);
+  }
+  DowngradeOutcome down;  // computed on the old type, before it changes
+  if (up.difference.amount().sign() < 0) {
+    down = downgrade_outcome(sim, name, inst, price.amount, t, policy, cal);
+    if (down.error) return down.error;
+  }
+  inst.type = type.id;
+  inst.family = type.family;
+  ChargeRow row = base_row(name, inst);
+  row.kind = "upgrade";
+  row.period_start = t;
+  row.period_end = std::max(t, inst.expiry);
+  row.quantity = std::to_string(remaining);
+  row.unit = "second";
+  row.unit_price = up.difference.amount();
+  row.price_unit = "month";
+  row.exact = up.exact.amount();
+  row.billed = up.fee.amount();
+  row.rounding = row.billed - row.exact;
+  row.decimals = policy.settlement_decimals;
+  row.price_id = price.id;
+  row.policy_id = policy.id;
+  if (discount) row.discount_id = discount->id;
+  row.event_seqs = std::to_string(seq);
+  if (up.difference.amount().sign() > 0) {
+    row.note = "upgrade " + old_type + " → " + type.id + ": (" + price.amount.amount().to_string() +
+               " − " + old_monthly.amount().to_string() + ")/month × " + std::to_string(remaining) +
+               " s remaining = " + up.remaining_months.to_string() +
+               " months (days / (365/12)) × discount " + factor.to_string();
+  } else {
+    row.note = "downgrade " + old_type + " → " + type.id +
+               ": no fee and no refund (monthly price " + old_monthly.amount().to_string() + " → " +
+               price.amount.amount().to_string() + ")";
+  }
+  if (down.row) {
+    row.note = "downgrade " + old_type + " → " + type.id +
+               ": no fee; the old order is returned and a new one bought (the refund line that "
+               "follows)";
+  }
+  charge(sim, row, t, seq, "charge");
+  inst.paid += up.fee.amount();
+  inst.monthly = price.amount.amount();
+  if (down.row) {
+    down.row->event_seqs = std::to_string(seq);
+    charge(sim, *down.row, t, seq, "refund");
+    // The new order replaces the old: what it counts as paid, its discount and its start.
+    inst.paid = down.value->new_paid.amount();
+    inst.factor = down.value->new_factor;
+    inst.purchased_at = t;
+  }
+  history(sim, inst, t, "resize: " + old_type + " → " + type.id, seq);
   return std::nullopt;
 }
 
@@ -293,23 +393,21 @@ std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t,
              limit_text + " (policy " + std::to_string(policy.id) + ")";
     }
     if (kind == ReturnKind::ordinary) counter.clear();
-    // An ordinary return is never the full refund, even within the no-reason window.
-    BillingPolicy rule = policy;
-    if (kind == ReturnKind::ordinary) rule.full_refund_days = -1;
-    const Money paid(inst.paid, inst.currency), monthly(inst.monthly, inst.currency);
-    auto r = rules::prepaid_refund(paid, to_instant(inst.purchased_at), to_instant(t), monthly,
-                                   inst.factor, Money::zero(inst.currency), rule, cal);
+    const Money paid(inst.paid, inst.currency);
+    std::optional<rules::ReturnValue> ordinary;
     const PriceRow* hourly = nullptr;
-    if (!r.full) {
-      hourly = sim.price_at(inst.provider, SubjectKind::instance, inst.type, inst.region,
-                            BillingMode::payg, t)
-                   .row;
-      if (!hourly || hourly->unit != PriceUnit::hour) {
-        return "cannot compute the refund: it needs the pay-as-you-go hourly price of " +
-               inst.type + " at " + when(t) + ", which the catalog lacks";
+    if (kind == ReturnKind::ordinary) {
+      if (policy.prepaid.return_used_value == ReturnUsedValue::months_then_payg) {
+        hourly = sim.price_at(inst.provider, SubjectKind::instance, inst.type, inst.region,
+                              BillingMode::payg, t)
+                     .row;
+        if (!hourly || hourly->unit != PriceUnit::hour) {
+          return "cannot compute the refund: it needs the pay-as-you-go hourly price of " +
+                 inst.type + " at " + when(t) + ", which the catalog lacks";
+        }
       }
-      r = rules::prepaid_refund(paid, to_instant(inst.purchased_at), to_instant(t), monthly,
-                                inst.factor, hourly->amount, rule, cal);
+      ordinary =
+          rules::prepaid_return(holding_of(sim, inst, hourly, t), to_instant(t), policy, cal);
     }
     ChargeRow row = base_row(name, inst);
     row.kind = "refund";
@@ -317,28 +415,27 @@ std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t,
     row.period_end = std::max(t, inst.expiry);
     row.quantity = "1";
     row.unit = "order";
-    row.unit_price = -r.amount.amount();
+    row.exact = -(ordinary ? ordinary->amount : paid).amount();
+    row.unit_price = row.exact;
     row.price_unit = "order";
-    row.exact = -r.amount.amount();
     row.billed = row.exact;
     row.rounding = Decimal{};
-    row.decimals = pol.row->settlement_decimals;
+    row.decimals = policy.settlement_decimals;
     if (hourly) row.price_id = hourly->id;
-    row.policy_id = pol.row->id;
+    row.policy_id = policy.id;
     row.event_seqs = std::to_string(seq);
-    if (r.full) {
-      row.note = "no-reason return: full refund within " +
-                 std::to_string(pol.row->full_refund_days) +
+    if (!ordinary) {
+      row.note = "no-reason return: full refund within " + std::to_string(policy.full_refund_days) +
                  " days of purchase: " + paid.to_string() + " paid" +
                  (policy.no_reason_return_limit
                       ? " (" + std::to_string(used + 1) + " of " + limit_text + ")"
                       : std::string());
     } else {
-      row.note = "ordinary return: refund = paid " + paid.to_string() + " − used " +
-                 r.used_value.to_string() + " (" + std::to_string(r.whole_months_used) +
-                 " whole month(s) × " + monthly.to_string() + " × " + inst.factor.to_string() +
-                 " + " + std::to_string(r.partial_seconds_used) + " s at " +
-                 hourly->amount.to_string() + "/h), not below 0";
+      row.note = "ordinary return (rules::prepaid_return, " +
+                 std::string(to_string(policy.prepaid.return_used_value)) + "): refund = paid " +
+                 paid.to_string() + " − used " + ordinary->used.to_string() +
+                 (ordinary->fee.amount().sign() ? " − fee " + ordinary->fee.to_string() : "") +
+                 " (" + ordinary->formula + "), not below 0" + rule_source(policy);
     }
     refund_row = std::move(row);
   }

@@ -56,6 +56,11 @@ inline ChargeRow order_row(const std::string& account, const Instance& inst, con
     row.note = "term discount " + order.factor.to_string() + " for " +
                std::to_string(order.months) + " months";
   }
+  if (policy.prepaid.term_end != PrepaidTermEnd::same_time) {
+    row.note += std::string(row.note.empty() ? "" : "; ") + "term ends " +
+                std::string(to_string(policy.prepaid.term_end)) +
+                " (rules::prepaid_term_end, policy " + std::to_string(policy.id) + ")";
+  }
   return row;
 }
 

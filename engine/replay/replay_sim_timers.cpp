@@ -75,8 +75,8 @@ void Account::process_timer(Sim& sim) {
                 inst.auto_renew_seq);
         return;
       }
-      const Seconds new_expiry =
-          to_seconds(info_of(sim, inst).calendar->add_months(to_instant(inst.expiry), months));
+      const Seconds new_expiry = to_seconds(rules::prepaid_term_end(
+          to_instant(inst.expiry), months, *pol.row, *info_of(sim, inst).calendar));
       charge(sim,
              order_row(name, inst, "auto_renewal", inst.expiry, new_expiry, order, *price.row,
                        *pol.row, inst.auto_renew_seq),
@@ -177,8 +177,8 @@ std::optional<std::string> Account::renew(Sim& sim, Instance& inst, const UsageE
            money_text(bal, inst.currency);
   }
   // The new term starts at the old expiry (also from the recycle bin).
-  const Seconds new_expiry =
-      to_seconds(info_of(sim, inst).calendar->add_months(to_instant(inst.expiry), months));
+  const Seconds new_expiry = to_seconds(rules::prepaid_term_end(
+      to_instant(inst.expiry), months, *pol.row, *info_of(sim, inst).calendar));
   charge(
       sim,
       order_row(name, inst, "renewal", inst.expiry, new_expiry, order, *price.row, *pol.row, seq),

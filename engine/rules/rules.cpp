@@ -1,5 +1,7 @@
 #include "gpubill/rules/rules.hpp"
 
+#include "gpubill/rules/prepaid_lifecycle.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -246,11 +248,13 @@ ExpirySchedule schedule_for_expiry(Instant expiry, const BillingPolicy& policy,
                                    const Calendar& calendar) {
   ExpirySchedule s{expiry, expiry, expiry};
   // Day 1 of the recycle bin is the day after the expiry day; destroyed at 00:00 on day N+1.
+  // The expiry day is the order's expiry date: the day before a term that ends at midnight.
+  const Instant day_of_expiry = expiry_day_anchor(expiry, policy);
   if (policy.recycle_bin_days > 0)
-    s.destroy_at = calendar.midnight_after(expiry, policy.recycle_bin_days + 1);
+    s.destroy_at = calendar.midnight_after(day_of_expiry, policy.recycle_bin_days + 1);
   if (policy.auto_renew_local_time) {
-    const auto day =
-        date::sys_days{calendar.local_day(expiry)} - date::days{policy.auto_renew_days_before};
+    const auto day = date::sys_days{calendar.local_day(day_of_expiry)} -
+                     date::days{policy.auto_renew_days_before};
     s.auto_renew_at = calendar.from_local(date::local_seconds{day.time_since_epoch()} +
                                           *policy.auto_renew_local_time);
   } else {
@@ -263,7 +267,8 @@ ExpirySchedule schedule_for_expiry(Instant expiry, const BillingPolicy& policy,
 
 ExpirySchedule expiry_schedule(Instant period_start, int months, const BillingPolicy& policy,
                                const Calendar& calendar) {
-  return schedule_for_expiry(calendar.add_months(period_start, months), policy, calendar);
+  return schedule_for_expiry(prepaid_term_end(period_start, months, policy, calendar), policy,
+                             calendar);
 }
 
 UpgradeCharge upgrade_charge(const Money& old_monthly, const Money& new_monthly,

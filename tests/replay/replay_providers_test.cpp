@@ -94,10 +94,12 @@ TEST_CASE("Alibaba spot and prepaid destroy rule", "[replay][alibaba]") {
 
 TEST_CASE("Alibaba auto-renewal 9 days before expiry at 08:00", "[replay][alibaba]") {
   ReplayFixture fx;
-  // Bought Jul 20 14:00 for 1 month (3348): expires Aug 20 14:00. Auto-renewal is charged on
-  // Aug 11 at 08:00 (9 days before, 08:00 local): 3348 for [Aug 20 14:00, Sep 20 14:00),
-  // balance 3304. The next attempt, Sep 11 08:00, fails (3304 < 3348); it expires Sep 20 14:00
-  // into the recycle bin for 15 days and is destroyed at 00:00 on Oct 6.
+  // Bought Jul 20 14:00 for 1 month (3348): the term ends at the end of its expiry date Aug 20,
+  // i.e. Aug 21 00:00 (Alibaba's "次日的零点", policy prepaid_lifecycle.term_end). Auto-renewal
+  // is charged on Aug 11 at 08:00 (9 days before the expiry date, 08:00 local): 3348 for
+  // [Aug 21 00:00, Sep 21 00:00), balance 3304. The next attempt, Sep 11 08:00, fails
+  // (3304 < 3348); it expires Sep 21 00:00 into the recycle bin for 15 days and is destroyed at
+  // 00:00 on Oct 6.
   fx.replay_text(R"(
 {"id":"t1","time":"2023-07-20T09:00:00+08:00","type":"topup","account":"acme","amount":"10000","currency":"CNY"}
 {"id":"c1","time":"2023-07-20T14:00:00+08:00","type":"create","account":"acme","instance":"p","provider":"alibaba","region":"cn-shanghai","instance_type":"ecs.gn6i-c4g1.xlarge","mode":"prepaid","months":1,"auto_renew":true}
@@ -105,9 +107,9 @@ TEST_CASE("Alibaba auto-renewal 9 days before expiry at 08:00", "[replay][alibab
                  until("2023-10-07T00:00:00+08:00"));
   const auto c = fx.charges();
   REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[0], "prepaid_order", "2023-07-20T14:00:00+08:00", "2023-08-20T14:00:00+08:00", 1,
+  CHECK_CHARGE(c[0], "prepaid_order", "2023-07-20T14:00:00+08:00", "2023-08-21T00:00:00+08:00", 1,
                "1", "3348", "3348.00", "0", "3348.00");
-  CHECK_CHARGE(c[1], "auto_renewal", "2023-08-20T14:00:00+08:00", "2023-09-20T14:00:00+08:00", 1,
+  CHECK_CHARGE(c[1], "auto_renewal", "2023-08-21T00:00:00+08:00", "2023-09-21T00:00:00+08:00", 1,
                "1", "3348", "3348.00", "0", "3348.00");
   const auto m = fx.movements("acme");
   REQUIRE(m.size() == 3);
@@ -125,7 +127,7 @@ TEST_CASE("Alibaba auto-renewal 9 days before expiry at 08:00", "[replay][alibab
            std::string::npos) == (day < 20));
   }
   CHECK(s[12].state == "recycle_bin");
-  CHECK(s[12].at == secs("2023-09-20T14:00:00+08:00"));
+  CHECK(s[12].at == secs("2023-09-21T00:00:00+08:00"));
   CHECK(s[13].at == secs("2023-10-06T00:00:00+08:00"));
 }
 
@@ -133,7 +135,7 @@ TEST_CASE("Alibaba: a failed auto-renewal succeeds on a later daily retry after 
           "[replay][alibaba]") {
   ReplayFixture fx;
   // As above, but 100 CNY arrives on Sep 13: the retry of Sep 14 08:00 renews (3304 + 100 =
-  // 3404 ≥ 3348), so the instance never expires on Sep 20.
+  // 3404 ≥ 3348), so the instance never expires on Sep 21 00:00.
   fx.replay_text(R"(
 {"id":"t1","time":"2023-07-20T09:00:00+08:00","type":"topup","account":"acme","amount":"10000","currency":"CNY"}
 {"id":"c1","time":"2023-07-20T14:00:00+08:00","type":"create","account":"acme","instance":"p","provider":"alibaba","region":"cn-shanghai","instance_type":"ecs.gn6i-c4g1.xlarge","mode":"prepaid","months":1,"auto_renew":true}
@@ -142,7 +144,7 @@ TEST_CASE("Alibaba: a failed auto-renewal succeeds on a later daily retry after 
                  until("2023-09-30T00:00:00+08:00"));
   const auto c = fx.charges();
   REQUIRE(c.size() == 3);
-  CHECK_CHARGE(c[2], "auto_renewal", "2023-09-20T14:00:00+08:00", "2023-10-20T14:00:00+08:00", 1,
+  CHECK_CHARGE(c[2], "auto_renewal", "2023-09-21T00:00:00+08:00", "2023-10-21T00:00:00+08:00", 1,
                "1", "3348", "3348.00", "0", "3348.00");
   const auto m = fx.movements("acme");
   CHECK(m.back().at == secs("2023-09-14T08:00:00+08:00"));
@@ -178,7 +180,8 @@ TEST_CASE("Huawei payg: 1800 s of 15.09/h rounds down to 7.54", "[replay][huawei
 TEST_CASE("Huawei auto-renewal 7 days before expiry at 03:00", "[replay][huawei]") {
   ReplayFixture fx;
   fx.import_catalog(data_path("huawei-fake-prices.json"));
-  // Expiry Apr 10 15:00; auto-renewal Apr 3 03:00 for [Apr 10 15:00, May 10 15:00).
+  // The term ends at the end of its expiry date Apr 10 (Huawei's 23:59:59, taken as Apr 11
+  // 00:00); auto-renewal Apr 3 03:00 (7 days before the expiry date) for [Apr 11, May 11).
   fx.replay_text(R"(
 {"id":"t1","time":"2021-03-10T09:00:00+08:00","type":"topup","account":"acme","amount":"8800","currency":"CNY"}
 {"id":"c1","time":"2021-03-10T15:00:00+08:00","type":"create","account":"acme","instance":"h","provider":"huawei","region":"cn-north-4","instance_type":"p2.2xlarge.8","mode":"prepaid","months":1,"auto_renew":true}
@@ -186,7 +189,7 @@ TEST_CASE("Huawei auto-renewal 7 days before expiry at 03:00", "[replay][huawei]
                  until("2021-04-05T00:00:00+08:00"));
   const auto c = fx.charges();
   REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[1], "auto_renewal", "2021-04-10T15:00:00+08:00", "2021-05-10T15:00:00+08:00", 1,
+  CHECK_CHARGE(c[1], "auto_renewal", "2021-04-11T00:00:00+08:00", "2021-05-11T00:00:00+08:00", 1,
                "1", "4400", "4400.00", "0", "4400.00");
   CHECK(fx.movements("acme").back().at == secs("2021-04-03T03:00:00+08:00"));
 }

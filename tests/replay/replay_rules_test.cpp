@@ -192,7 +192,9 @@ TEST_CASE("Kinds of return: the event asks, the policy decides and says what it 
     return Charge{};
   };
   CHECK(refund("a").billed == "-2280.00");
-  CHECK(refund("a").note.rfind("ordinary return: refund = paid 3000", 0) == 0);
+  CHECK(refund("a").note.rfind(
+            "ordinary return (rules::prepaid_return, months_then_payg): refund = paid 3000", 0) ==
+        0);
   CHECK(refund("c").billed == "-3000.00");
   CHECK(refund("c").note.find("(1 of 1 per calendar year)") != std::string::npos);
   CHECK(refund("e").billed == "-2520.00");

@@ -40,6 +40,55 @@ SpotPriceBasis parse_spot_price_basis(std::string_view text);
 // What a pay-as-you-go meter bills, for the settlement cycle of each kind.
 enum class MeteredResource { compute, disk, bandwidth };
 
+// ---- Prepaid lifecycle rules (issue 27, part A; docs/provider-rules.md) -------------------
+// The rules a prepaid (subscription) order follows from its purchase to its return, read from
+// the policy row's "prepaid_lifecycle" object (docs/catalog-format.md) and applied by the pure
+// functions of include/gpubill/rules/prepaid_lifecycle.hpp. Defaults are the rules gpubill
+// applied to every provider before these fields existed.
+
+// When a prepaid term of N months ends (in the provider's billing time zone):
+//   same_time      start + N calendar months, at the time of day it was bought (Tencent);
+//   next_midnight  the first local 00:00 at or after start + N months: the order ends at the end
+//                  of its expiry day (Alibaba "次日的零点", Huawei "到期日的23:59:59").
+// Renewals add months to the previous end, then apply the same rule.
+enum class PrepaidTermEnd { same_time, next_midnight };
+// The value of the time used, taken off what was paid, in an ordinary (not no-reason) return:
+//   months_then_payg  whole months used at the monthly price × discount, the rest at the
+//                     pay-as-you-go hourly price, to the second (Tencent);
+//   pro_rata_hours    paid × used hours / ordered hours, both counted in whole hours from the
+//                     hour the order started (used hours cut to the hour of the return; Huawei);
+//   pro_rata_days     paid × used days / ordered days, days from the purchase, a started day
+//                     counting whole (Baidu: a month bought Jan 10 11:00 is 31 days; returned
+//                     Jan 16 15:00, 7 are used and 24/31 of the paid amount comes back).
+enum class ReturnUsedValue { months_then_payg, pro_rata_hours, pro_rata_days };
+// What a downgrade of a prepaid instance refunds:
+//   none                    nothing (the new, cheaper type runs to the same expiry);
+//   return_minus_new_order  the refund an ordinary return would give now, less the cost of a
+//                           new order of the new type for the remaining time; nothing when that
+//                           is not positive (Tencent).
+enum class DowngradeRefund { none, return_minus_new_order };
+std::string_view to_string(PrepaidTermEnd v) noexcept;
+std::string_view to_string(ReturnUsedValue v) noexcept;
+std::string_view to_string(DowngradeRefund v) noexcept;
+// Throw ParseError naming the accepted values.
+PrepaidTermEnd parse_prepaid_term_end(std::string_view text);
+ReturnUsedValue parse_return_used_value(std::string_view text);
+DowngradeRefund parse_downgrade_refund(std::string_view text);
+
+struct PrepaidLifecycle {
+  PrepaidTermEnd term_end = PrepaidTermEnd::same_time;
+  ReturnUsedValue return_used_value = ReturnUsedValue::months_then_payg;
+  // months_then_payg: whole months used are valued at the discount a prepaid order of that
+  // many months gets (Tencent: 8 months used → the 6–11 month discount), not the order's own.
+  bool used_months_at_their_term_discount = false;
+  // A handling fee taken off an ordinary return, in percent of what was paid (0 = none).
+  Decimal return_fee_percent;
+  DowngradeRefund downgrade_refund = DowngradeRefund::none;
+  // Where these rules come from (document address or repository@commit:path, with its date).
+  std::string source;
+};
+// ---- end of the prepaid lifecycle rules ---------------------------------------------------------
+
 struct BillingPolicy {
   std::int64_t id = 0;  // policy row id (recorded on every charge it produces)
   std::string provider;
@@ -119,6 +168,8 @@ struct BillingPolicy {
   // override it (QuoteOptions / --month-hours). Replay never uses it: bills follow calendars.
   int quote_month_hours = 720;
   // ---- end of metering and pricing rules ----
+  // Prepaid lifecycle rules (issue 27 part A): see PrepaidLifecycle above.
+  PrepaidLifecycle prepaid;
   std::string source;
   std::string as_of;
 };
