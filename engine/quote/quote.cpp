@@ -740,6 +740,25 @@ std::size_t QuoteEngine::offer_count() const noexcept {
   return index_->offers.size();
 }
 
+namespace {
+
+// A retired offer's lines: counted, and listed (as not priced, "retired on D") only when asked
+// for (QuoteOptions::include_retired), within `top`.
+void add_retired_lines(std::uint32_t i, const IndexedOffer& o, std::uint8_t modes, bool listed,
+                       std::size_t top, std::vector<UnknownLine>& unknowns, QuoteResult& result) {
+  for (int m = 0; m < kModeCount; ++m) {
+    if (o.modes != 0 && !(modes & (1u << m))) continue;
+    if (o.modes == 0 && m > 0) break;
+    ++result.lines_retired;
+    if (listed && (top == 0 || unknowns.size() < top)) {
+      unknowns.push_back(
+          {i, o.modes == 0 ? kNoMode : static_cast<std::uint8_t>(m), Unknown::retired});
+    }
+  }
+}
+
+}  // namespace
+
 QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& options) const {
   const Index& ix = *index_;
   Ctx ctx(catalog_, ix, w);
@@ -805,16 +824,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     }
     ++result.offers_fitting;
     if (o.retired <= ctx.t) {
-      // Retired: counted, and listed (as not priced, "retired on D") only when asked for.
-      for (int m = 0; m < kModeCount; ++m) {
-        if (o.modes != 0 && !(modes & (1u << m))) continue;
-        if (o.modes == 0 && m > 0) break;
-        ++result.lines_retired;
-        if (options.include_retired && (top == 0 || unknowns.size() < top)) {
-          unknowns.push_back(
-              {i, o.modes == 0 ? kNoMode : static_cast<std::uint8_t>(m), Unknown::retired});
-        }
-      }
+      add_retired_lines(i, o, modes, options.include_retired, top, unknowns, result);
       continue;
     }
 

@@ -36,10 +36,11 @@ std::string catalog_file(const std::string& section, const std::string& rows) {
   return R"({"format": "gpubill-catalog/1", ")" + section + R"(": [)" + rows + "]}";
 }
 
-// The GN8.LARGE56 pay-as-you-go row the sample's hours were priced with (every region, from
-// 2017-12-31, 15.09 CNY/h), with `amount` and `source`.
+// The GN8.LARGE56 pay-as-you-go row the sample's hours were priced with (ap-guangzhou, the
+// mainland site, from 2017-12-31, 15.09 CNY/h), with `amount` and `source`.
 std::string gn8_payg(const std::string& amount, const std::string& source = "TEST FIXTURE [T]") {
-  return R"({"provider": "tencent", "instance_type": "GN8.LARGE56", "mode": "payg", "unit": "hour",
+  return R"({"provider": "tencent", "instance_type": "GN8.LARGE56", "region": "ap-guangzhou",
+     "mode": "payg", "unit": "hour",
      "amount": ")" +
          amount + R"(", "currency": "CNY", "effective_from": "2017-12-31", "source": ")" + source +
          R"(", "as_of": "2017-12-31"})";
@@ -148,7 +149,8 @@ TEST_CASE("a rebuild lists every charge line it re-prices", "[catalog][rebuild][
   const std::string later = f.write_log(
       "later.json",
       catalog_file("prices",
-                   R"({"provider": "tencent", "instance_type": "GN8.LARGE56", "mode": "payg",
+                   R"({"provider": "tencent", "instance_type": "GN8.LARGE56",
+                       "region": "ap-guangzhou", "mode": "payg",
                        "unit": "hour", "amount": "12.00", "currency": "CNY",
                        "effective_from": "2019-03-02", "source": "TEST FIXTURE [T]",
                        "as_of": "2019-03-02"})"));

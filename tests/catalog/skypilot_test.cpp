@@ -311,8 +311,6 @@ TEST_CASE("a SkyPilot file imports into the database in one transaction", "[skyp
       dir.write("bad.csv", edit_line(fixture("aws-vms-gpu-sample.csv"), 80, "us-", "us-,"));
   CHECK_THROWS_AS(import_skypilot_file(db, bad, o), InputError);
   CHECK(sqlite(db).execAndGet("SELECT count(*) FROM price").getInt() == prices);
-  ImportOptions forced;
-  forced.force = true;
   CHECK(validate_skypilot_file(db, path, o, forced).prices == 68);
 }
 

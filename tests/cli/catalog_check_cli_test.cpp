@@ -28,11 +28,11 @@ struct Db {
     const std::string path = dir.file("placeholder.json");
     std::ofstream(path) << R"({"format": "gpubill-catalog/1", "prices": [
       {"provider": "aws", "instance_type": "p3.2xlarge", "region": "us-east-1", "mode": "payg",
-       "unit": "hour", "amount": "3.06", "currency": "USD", "effective_from": "2030-01-01",
-       "source": "TEST FIXTURE payg", "as_of": "2030-01-01"},
+       "unit": "hour", "amount": "3.06", "currency": "USD", "effective_from": "2026-10-01",
+       "source": "TEST FIXTURE payg", "as_of": "2026-10-01"},
       {"provider": "aws", "instance_type": "p3.2xlarge", "region": "us-east-1", "mode": "spot",
-       "unit": "hour", "amount": "0.306", "currency": "USD", "effective_from": "2030-01-01",
-       "source": "TEST FIXTURE payg / 10", "as_of": "2030-01-01"}]})";
+       "unit": "hour", "amount": "0.306", "currency": "USD", "effective_from": "2026-10-01",
+       "source": "TEST FIXTURE payg / 10", "as_of": "2026-10-01"}]})";
     return path;
   }
 };
@@ -57,7 +57,7 @@ TEST_CASE("catalog import refuses a file that breaks catalog check, unless --for
   r = db.run("catalog import '" + file + "'");
   INFO(r.output);
   CHECK(r.status == 1);
-  CHECK(r.output.find("constant_ratio aws p3.2xlarge us-east-1 spot 2030-01-01") !=
+  CHECK(r.output.find("constant_ratio aws p3.2xlarge us-east-1 spot 2026-10-01") !=
         std::string::npos);
   CHECK(r.output.find("--force") != std::string::npos);
   CHECK(db.run("catalog check").status == 0);  // nothing was imported

@@ -3,7 +3,7 @@
 // a renewal continues from that end; resources are released 15 days after the expiry.
 #include <catch2/catch.hpp>
 
-#include "provider_example.hpp"
+#include "prepaid_example.hpp"
 
 using gpubill::testing::ProviderExample;
 using gpubill::testing::same_instant;
@@ -55,11 +55,11 @@ TEST_CASE("Alibaba term example: a renewal runs from the previous end, 00:00 to 
   //   "您在2019年8月9日13:00:00创建一台包年包月实例
   //   …购买时长为1个月，并在到期前手动续费1个月，则：第一个计费周期为2019年8月9日13:00:00～2019年9月10日
   //   00:00:00。第二个计费周期为2019年9月10日00:00:00～2019年10月10日00:00:00。"
-  // (ecs.ga1.14xlarge in cn-hangzhou is priced in USD in the bundled catalog.)
+  // (ecs.ga1.14xlarge is priced in USD on Alibaba's international site, intl-cn-hangzhou.)
   ProviderExample ex;
   ex.replay(
       R"({"id":"t1","time":"2019-08-09T12:00:00+08:00","type":"topup","account":"acme","amount":"10000.00","currency":"USD"}
-{"id":"c1","time":"2019-08-09T13:00:00+08:00","type":"create","account":"acme","instance":"g","provider":"alibaba","region":"cn-hangzhou","instance_type":"ecs.ga1.14xlarge","mode":"prepaid","months":1}
+{"id":"c1","time":"2019-08-09T13:00:00+08:00","type":"create","account":"acme","instance":"g","provider":"alibaba","region":"intl-cn-hangzhou","instance_type":"ecs.ga1.14xlarge","mode":"prepaid","months":1}
 {"id":"r1","time":"2019-08-20T10:00:00+08:00","type":"renew","account":"acme","instance":"g","months":1}
 )",
       "2019-09-01T00:00:00+08:00");

@@ -3,7 +3,7 @@
 // tests/data/baidu-doc-examples.json holds an instance at the example's 45 CNY a month.
 #include <catch2/catch.hpp>
 
-#include "provider_example.hpp"
+#include "prepaid_example.hpp"
 
 using gpubill::testing::ProviderExample;
 using gpubill::testing::same_instant;

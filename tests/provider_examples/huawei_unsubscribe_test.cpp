@@ -3,7 +3,7 @@
 // holds an instance without GPUs at the examples' order amount (100.00 CNY a month).
 #include <catch2/catch.hpp>
 
-#include "provider_example.hpp"
+#include "prepaid_example.hpp"
 
 using gpubill::testing::ProviderExample;
 using gpubill::testing::same_instant;

@@ -8,7 +8,7 @@
 // prices are the document's ("以下价格均做示例用"), in tests/data/tencent-doc-examples.json.
 #include <catch2/catch.hpp>
 
-#include "provider_example.hpp"
+#include "prepaid_example.hpp"
 
 using gpubill::testing::ProviderExample;
 
