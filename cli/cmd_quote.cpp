@@ -328,14 +328,18 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
     return 0;
   }
   if (format == Format::json) {
-    nlohmann::ordered_json j = {
-        {"workload", describe(w)},          {"currency", q.currency.to_string()},
-        {"at", format_instant(q.at)},       {"assumptions", q.assumptions},
-        {"offers_total", q.offers_total},   {"offers_fitting", q.offers_fitting},
-        {"lines_priced", q.lines_priced},   {"lines_unknown", q.lines_unknown},
-        {"lines_stale", q.lines_stale},     {"lines_retired", q.lines_retired},
-        {"lines", nlohmann::ordered_json::array()},
-        {"exclusions", exclusions_json(q)}};
+    nlohmann::ordered_json j = {{"workload", describe(w)},
+                                {"currency", q.currency.to_string()},
+                                {"at", format_instant(q.at)},
+                                {"assumptions", q.assumptions},
+                                {"offers_total", q.offers_total},
+                                {"offers_fitting", q.offers_fitting},
+                                {"lines_priced", q.lines_priced},
+                                {"lines_unknown", q.lines_unknown},
+                                {"lines_stale", q.lines_stale},
+                                {"lines_retired", q.lines_retired},
+                                {"lines", nlohmann::ordered_json::array()},
+                                {"exclusions", exclusions_json(q)}};
     for (const auto& l : q.lines) j["lines"].push_back(line_json(l));
     std::cout << json_text(with_schema_version(j)) << "\n";
     return quote_status(q);
@@ -477,10 +481,10 @@ void add_quote_commands(CLI::App& app, Globals& globals, Action& action) {
     auto show = std::make_shared<QuoteShow>();
     add_workload_options(*sub, *args);
     show->top_option =
-        sub->add_option(
-               "--top", show->top,
-               "Show the best N priced lines (0 = all). Without it a text quote shows the best line "
-               "of each provider and billing mode, and JSON and CSV hold every line")
+        sub->add_option("--top", show->top,
+                        "Show the best N priced lines (0 = all). Without it a text quote shows the "
+                        "best line "
+                        "of each provider and billing mode, and JSON and CSV hold every line")
             ->check(count_flag(0, kMaxTop));
     sub->add_flag("--include-stale", show->include_stale,
                   "Rank prices whose source is over 24 months older than the quote date with the "

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "catalog/catalog_bounds.hpp"
-#include "catalog/catalog_pinned.hpp"
 #include "catalog/catalog_import_check.hpp"
+#include "catalog/catalog_pinned.hpp"
 #include "catalog/catalog_settled.hpp"
 #include "catalog/catalog_store.hpp"
 #include "gpubill/base/errors.hpp"

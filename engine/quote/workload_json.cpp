@@ -81,10 +81,10 @@ std::string child(const Fields& f, std::string_view key) {
 
 Workload parse_workload_json(std::string_view text, const std::string& file_name) {
   const json doc = json_input::parse_document(text, file_name);
-  const Fields top(doc, "/", file_name,
-                   {"format", "name", "gpu", "host", "storage", "network", "duration", "spot",
-                    "providers", "regions", "modes", "currency", "date", "month_hours",
-                    "gpu_fraction"});
+  const Fields top(
+      doc, "/", file_name,
+      {"format", "name", "gpu", "host", "storage", "network", "duration", "spot", "providers",
+       "regions", "modes", "currency", "date", "month_hours", "gpu_fraction"});
   Workload w;
   w.source = file_name;
   if (const json* fmt = top.find("format")) {

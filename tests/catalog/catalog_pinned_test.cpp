@@ -147,9 +147,8 @@ TEST_CASE("a rebuild lists every charge line it re-prices", "[catalog][rebuild][
   ReplayFixture f;
   settle(f);
   const std::string later = f.write_log(
-      "later.json",
-      catalog_file("prices",
-                   R"({"provider": "tencent", "instance_type": "GN8.LARGE56",
+      "later.json", catalog_file("prices",
+                                 R"({"provider": "tencent", "instance_type": "GN8.LARGE56",
                        "region": "ap-guangzhou", "mode": "payg",
                        "unit": "hour", "amount": "12.00", "currency": "CNY",
                        "effective_from": "2019-03-02", "source": "TEST FIXTURE [T]",

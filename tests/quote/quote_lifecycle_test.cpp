@@ -70,8 +70,8 @@ TEST_CASE("an estimate ([E]) is unknown unless estimates are asked for", "[quote
   CHECK(spot->unknown_reason.find("estimate") != std::string::npos);
   QuoteOptions with;
   with.include_estimates = true;
-  const QuoteLine* ranked =
-      line_with_id(quote(catalog, "2023-07-01", with), "aws/us-east-1/p3.2xlarge/spot");
+  const QuoteResult q_with = quote(catalog, "2023-07-01", with);  // the line points into it
+  const QuoteLine* ranked = line_with_id(q_with, "aws/us-east-1/p3.2xlarge/spot");
   REQUIRE(ranked != nullptr);
   CHECK(ranked->priced);
   CHECK(ranked->source_tag == SourceTag::uncertain);

@@ -165,7 +165,7 @@ struct QuoteResult {
   std::size_t lines_unknown = 0;
   // Priced lines over all fitting offers whose price is stale (counted in lines_priced too).
   std::size_t lines_stale = 0;
-  bool stale_apart = false;                 // QuoteOptions::stale_apart
+  bool stale_apart = false;  // QuoteOptions::stale_apart
   // Lines of offers retired on or before the quote date: never ranked, never in lines_unknown;
   // listed in `lines` only with QuoteOptions::include_retired.
   std::size_t lines_retired = 0;

@@ -123,7 +123,7 @@ struct RebuildReport {
   // Every charge line of these accounts whose billed total the rebuild changed, added or
   // removed, by account, start, instance, component: what re-pricing the past moved.
   std::vector<MovedLine> moved;
-  ReplayReport replay;                // events re-applied, applied, rejected, rows, clock
+  ReplayReport replay;  // events re-applied, applied, rejected, rows, clock
   std::optional<Instant> clock_before;
   std::int64_t void_events = 0;  // stored events of these accounts left out as void
 };
