@@ -22,7 +22,7 @@ std::string exact(const std::optional<Money>& m) {
   return m ? m->amount().to_string() : "";
 }
 
-std::string opt_text(const std::optional<Decimal>& d) {
+std::string decimal_or_empty(const std::optional<Decimal>& d) {
   return d ? d->to_string() : "";
 }
 
@@ -123,10 +123,10 @@ Table data_table(const QuoteComparison& cmp, const Currency& currency) {
     t.add_row({std::string(to_string(c.kind)), k.provider, k.region, k.instance_type, k.mode,
                rank_of(c.before), rank_of(c.after), c.rank_move ? std::to_string(*c.rank_move) : "",
                exact(price_of(c.before)), exact(price_of(c.after)),
-               price ? price->currency().to_string() : "", opt_text(c.price_delta),
+               price ? price->currency().to_string() : "", decimal_or_empty(c.price_delta),
                plain_pct(c.price_percent), exact(total_of(c.before)), exact(total_of(c.after)),
-               currency.to_string(), opt_text(c.total_delta), plain_pct(c.total_percent),
-               opt_text(c.total_percent)});
+               currency.to_string(), decimal_or_empty(c.total_delta), plain_pct(c.total_percent),
+               decimal_or_empty(c.total_percent)});
   }
   return t;
 }

@@ -247,7 +247,7 @@ ojson amount(const Money& m) {
   return m.amount().to_string();
 }
 
-ojson line_json(const LinearCost& l) {
+ojson linear_cost_json(const LinearCost& l) {
   return {{"fixed", amount(l.fixed)},
           {"per_utilisation", amount(l.per_utilisation)},
           {"currency", l.fixed.currency().to_string()}};
@@ -309,8 +309,8 @@ ojson buy_json(const BuyModel& b, const std::string& cur) {
           {"residual", amount(b.residual)},
           {"total", amount(b.total)},
           {"total_pv", amount(b.total_pv)},
-          {"total_line", line_json(b.total_line)},
-          {"pv_line", line_json(b.pv_line)},
+          {"total_line", linear_cost_json(b.total_line)},
+          {"pv_line", linear_cost_json(b.pv_line)},
           {"currency", cur}};
 }
 
@@ -336,8 +336,8 @@ ojson options_json(const LeaseVsBuyResult& r, const std::string& cur) {
                        {"price_per_gpu_hour", amount(o.price_per_gpu_hour)},
                        {"total", amount(o.total)},
                        {"total_pv", amount(o.total_pv)},
-                       {"total_line", line_json(o.total_line)},
-                       {"pv_line", line_json(o.pv_line)},
+                       {"total_line", linear_cost_json(o.total_line)},
+                       {"pv_line", linear_cost_json(o.pv_line)},
                        {"notes", o.notes},
                        {"currency", cur}});
   }

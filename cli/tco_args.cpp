@@ -10,7 +10,7 @@ namespace gpubill::cli {
 
 namespace {
 
-Decimal decimal_flag(const std::string& flag, const std::string& text) {
+Decimal any_decimal_flag(const std::string& flag, const std::string& text) {
   try {
     return Decimal::parse(text);
   } catch (const Error& e) {
@@ -44,19 +44,19 @@ LeaseVsBuyConfig config_of(const TcoArgs& a) {
   }
   if (a.price) c.hardware_price = money_flag("--price", *a.price, a.currency);
   if (a.host_price) c.host_price = money_flag("--host-price", *a.host_price, a.currency);
-  if (a.gpu_watts) c.gpu_watts = decimal_flag("--gpu-watts", *a.gpu_watts);
-  if (a.host_watts) c.host_watts = decimal_flag("--host-watts", *a.host_watts);
+  if (a.gpu_watts) c.gpu_watts = any_decimal_flag("--gpu-watts", *a.gpu_watts);
+  if (a.host_watts) c.host_watts = any_decimal_flag("--host-watts", *a.host_watts);
   if (a.host_vcpu) c.host_vcpu = *a.host_vcpu;
-  if (a.host_ram_gb) c.host_ram_gb = decimal_flag("--host-ram-gb", *a.host_ram_gb);
+  if (a.host_ram_gb) c.host_ram_gb = any_decimal_flag("--host-ram-gb", *a.host_ram_gb);
   if (a.horizon) c.horizon_months = *a.horizon;
-  if (a.pue) c.pue = decimal_flag("--pue", *a.pue);
+  if (a.pue) c.pue = any_decimal_flag("--pue", *a.pue);
   if (a.kwh_price) c.kwh_price = money_flag("--kwh-price", *a.kwh_price, a.currency);
-  if (a.utilisation) c.utilisation = decimal_flag("--utilisation", *a.utilisation);
+  if (a.utilisation) c.utilisation = any_decimal_flag("--utilisation", *a.utilisation);
   if (a.hosting) c.hosting_per_kw_month = money_flag("--hosting", *a.hosting, a.currency);
-  if (a.maintenance) c.maintenance_yearly_share = decimal_flag("--maintenance", *a.maintenance);
-  if (a.residual) c.residual_share = decimal_flag("--residual", *a.residual);
+  if (a.maintenance) c.maintenance_yearly_share = any_decimal_flag("--maintenance", *a.maintenance);
+  if (a.residual) c.residual_share = any_decimal_flag("--residual", *a.residual);
   if (a.cost_of_capital) {
-    c.cost_of_capital_yearly = decimal_flag("--cost-of-capital", *a.cost_of_capital);
+    c.cost_of_capital_yearly = any_decimal_flag("--cost-of-capital", *a.cost_of_capital);
   }
   if (a.date) {
     try {

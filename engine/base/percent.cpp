@@ -12,4 +12,8 @@ std::string percent_text(const Decimal& percent) {
   return (shown.sign() > 0 ? "+" : "") + shown.to_string(kPercentDecimals);
 }
 
+std::string share_percent_text(const Decimal& share) {
+  return (share * Decimal(100)).round(2, RoundingMode::half_even).to_string(2) + " %";
+}
+
 }  // namespace gpubill

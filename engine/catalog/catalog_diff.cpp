@@ -8,9 +8,9 @@ namespace gpubill {
 
 namespace {
 
-using Key = std::tuple<std::string, SubjectKind, std::string, std::string, BillingMode>;
+using RowKey = std::tuple<std::string, SubjectKind, std::string, std::string, BillingMode>;
 
-Key key_of(const PriceRow& r) {
+RowKey key_of(const PriceRow& r) {
   return {r.provider, r.subject_kind, r.subject, r.region, r.mode};
 }
 
@@ -38,9 +38,9 @@ bool matches(const Catalog& catalog, const PriceRow& r, const PriceDiffFilter& f
 }
 
 // Per key, the row in force at t (import keeps one key's periods from overlapping).
-std::map<Key, const PriceRow*> in_force(const Catalog& catalog, Instant t,
-                                        const PriceDiffFilter& f) {
-  std::map<Key, const PriceRow*> out;
+std::map<RowKey, const PriceRow*> in_force(const Catalog& catalog, Instant t,
+                                           const PriceDiffFilter& f) {
+  std::map<RowKey, const PriceRow*> out;
   for (const auto& r : catalog.data().prices) {
     if (r.period.contains(t) && matches(catalog, r, f)) out[key_of(r)] = &r;
   }

@@ -11,12 +11,12 @@ namespace gpubill {
 
 namespace {
 
-using Key = std::pair<std::string, BillingMode>;  // (region, mode)
+using RegionMode = std::pair<std::string, BillingMode>;  // (region, mode)
 
 // The (region, mode) pairs a subject has price rows for, restricted by the filter. With a
 // region filter, every row for it or for every region counts as that region.
-std::set<Key> keys_of(const std::vector<const PriceRow*>& rows, const OfferFilter& f) {
-  std::set<Key> keys;
+std::set<RegionMode> keys_of(const std::vector<const PriceRow*>& rows, const OfferFilter& f) {
+  std::set<RegionMode> keys;
   for (const auto* r : rows) {
     if (f.mode && r->mode != *f.mode) continue;
     if (!f.region.empty()) {
@@ -32,7 +32,7 @@ std::set<Key> keys_of(const std::vector<const PriceRow*>& rows, const OfferFilte
 // The row of a subject for a (region, mode): among rows for exactly that region (and, with
 // `fallback`, rows for every region, which a row for the region beats), the one in force at
 // f.at, or without f.at the one with the latest effective_from.
-const PriceRow* select(const std::vector<const PriceRow*>& rows, const Key& key,
+const PriceRow* select(const std::vector<const PriceRow*>& rows, const RegionMode& key,
                        const OfferFilter& f, bool fallback) {
   const PriceRow* best = nullptr;
   bool best_specific = false;
@@ -142,7 +142,7 @@ class Lister {
   }
 
   Offer base(const InstanceType& it, std::string name, const std::string& gpu, Decimal count,
-             const std::optional<Key>& key) const {
+             const std::optional<RegionMode>& key) const {
     Offer o;
     o.instance_type = &it;
     o.name = std::move(name);

@@ -157,7 +157,6 @@ std::string_view price_table_for(std::string_view component) noexcept {
 }
 
 namespace {
-constexpr std::int64_t kHour = 3600;
 
 // ceil(n / d) for d > 0.
 std::int64_t ceil_div(std::int64_t n, std::int64_t d) {
@@ -169,7 +168,7 @@ std::int64_t ceil_div(std::int64_t n, std::int64_t d) {
 void check_run_shape(const ChargeLine& line) {
   if (line.repeat <= 1) return;
   const std::int64_t length = line.settlement_seconds();
-  if (length <= 0 || length > kHour) {
+  if (length <= 0 || length > kSecondsPerHour) {
     throw StoreError("charge " + std::to_string(line.id) + ": a run of " +
                      std::to_string(line.repeat) + " settlements cannot span " +
                      std::to_string((line.period_end - line.period_start).count()) +
@@ -233,11 +232,11 @@ auto store_call(const char* what, F&& f) -> decltype(f()) {
 }  // namespace
 
 std::int64_t ChargeLine::settlement_seconds() const {
-  return (period_end - period_start).count() - (repeat - 1) * kHour;
+  return (period_end - period_start).count() - (repeat - 1) * kSecondsPerHour;
 }
 
 Instant ChargeLine::settlement_start(std::int64_t k) const {
-  return period_start + std::chrono::seconds{k * kHour};
+  return period_start + std::chrono::seconds{k * kSecondsPerHour};
 }
 
 std::optional<ChargeLine> slice_line(const ChargeLine& line, Instant from, Instant to) {
@@ -252,7 +251,7 @@ std::optional<ChargeLine> slice_line(const ChargeLine& line, Instant from, Insta
   const auto first_at_or_after = [&](Instant t) -> std::int64_t {
     if (t <= line.period_start) return 0;
     if (t > line.settlement_start(n - 1)) return n;
-    return ceil_div((t - line.period_start).count(), kHour);
+    return ceil_div((t - line.period_start).count(), kSecondsPerHour);
   };
   const std::int64_t k0 = first_at_or_after(from);
   const std::int64_t k1 = first_at_or_after(to);

@@ -16,8 +16,6 @@ using namespace ledger_rows;
 
 namespace {
 
-constexpr std::int64_t kHour = 3600;
-
 std::string signed_text(Decimal d) {
   return d.sign() > 0 ? "+" + d.to_string() : d.to_string();
 }
@@ -655,7 +653,7 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
                            c.total_billed.to_string() + " billed (" + c.total_exact.to_string() +
                            " exact, rounding " + signed_text(c.total_rounding()) + ")");
     const std::int64_t length = c.settlement_seconds();
-    if (length <= 0 || length > kHour) {
+    if (length <= 0 || length > kSecondsPerHour) {
       x.mismatches.push_back("a run of " + std::to_string(c.repeat) + " settlements cannot span " +
                              std::to_string((c.period_end - c.period_start).count()) + " s");
     }

@@ -6,8 +6,6 @@
 namespace gpubill::rules {
 
 namespace {
-constexpr std::int64_t kSecondsPerHour = 3600;
-constexpr std::int64_t kSecondsPerDay = 86400;
 
 Money rounded(const Money& exact, const BillingPolicy& policy) {
   return exact.round(policy.settlement_decimals, policy.settlement_rounding);

@@ -1,6 +1,7 @@
 // Lease versus buy: the cost of owning, present values, and the break-even computations.
 #include <stdexcept>
 
+#include "gpubill/base/percent.hpp"
 #include "gpubill/tco/tco.hpp"
 
 namespace gpubill {
@@ -95,12 +96,6 @@ BreakEvenUtilisation break_even_utilisation(const LinearCost& buy, const LinearC
   return r;
 }
 
-namespace {
-std::string percent(Decimal share) {
-  return (share * Decimal(100)).round(2, RoundingMode::half_even).to_string(2) + " %";
-}
-}  // namespace
-
 std::string BreakEvenUtilisation::describe() const {
   using K = Kind;
   if (kind == K::parallel || !value) {
@@ -108,7 +103,7 @@ std::string BreakEvenUtilisation::describe() const {
                            : "buying is cheaper at every utilisation";
   }
   const Decimal v = *value;
-  const std::string at = " (break-even " + percent(v) + ")";
+  const std::string at = " (break-even " + share_percent_text(v) + ")";
   // Who wins below the crossing, and above it.
   const bool renting_first = kind == K::renting_below;
   const std::string low = renting_first ? "renting" : "buying";
@@ -118,7 +113,7 @@ std::string BreakEvenUtilisation::describe() const {
   if (v.is_zero()) return high + " is cheaper at every utilisation above 0" + at;
   if (v > Decimal(1)) return low + " is cheaper at every utilisation";
   if (v == Decimal(1)) return low + " is cheaper at every utilisation below 100 %" + at;
-  return low + " is cheaper below " + percent(v) + " utilisation, " + high + " above";
+  return low + " is cheaper below " + share_percent_text(v) + " utilisation, " + high + " above";
 }
 
 std::optional<int> break_even_month(const std::vector<Money>& buy_cumulative,

@@ -7,6 +7,7 @@
 // to 12 decimals).
 #include <algorithm>
 
+#include "gpubill/base/percent.hpp"
 #include "gpubill/tco/tco.hpp"
 
 namespace gpubill {
@@ -31,10 +32,6 @@ std::optional<std::pair<Decimal, Decimal>> rent_dearer(const LinearCost& buy,
   }
   if (cross <= zero) return std::nullopt;  // rent dearer below the crossing
   return std::make_pair(zero, std::min(cross, one));
-}
-
-std::string percent(const Decimal& share) {
-  return (share * Decimal(100)).round(2, RoundingMode::half_even).to_string(2) + " %";
 }
 
 std::string money(const Money& m) {
@@ -72,7 +69,7 @@ Verdict verdict(const LeaseVsBuyResult& r) {
 
 std::string describe(const Verdict& v, const LeaseVsBuyResult& r) {
   const std::string span = "over " + std::to_string(r.inputs.horizon_months) + " months at " +
-                           percent(r.inputs.utilisation) + " utilisation";
+                           share_percent_text(r.inputs.utilisation) + " utilisation";
   if (!v.option) return "Buy: nothing comparable to rent " + span + ".";
   const RentOption& o = r.options[*v.option];
   std::string what = o.provider + " " + o.instance_type;
@@ -90,10 +87,12 @@ std::string describe(const Verdict& v, const LeaseVsBuyResult& r) {
   const auto& [from, to] = v.buy_cheaper.front();
   const Decimal zero{}, one(1);
   if (from == zero && to == one) return out + "; buying is cheaper at every utilisation.";
-  if (from == zero) return out + "; buying is cheaper up to " + percent(to) + " utilisation.";
-  if (to == one) return out + "; buying is cheaper from " + percent(from) + " utilisation up.";
-  return out + "; buying is cheaper only between " + percent(from) + " and " + percent(to) +
-         " utilisation.";
+  if (from == zero)
+    return out + "; buying is cheaper up to " + share_percent_text(to) + " utilisation.";
+  if (to == one)
+    return out + "; buying is cheaper from " + share_percent_text(from) + " utilisation up.";
+  return out + "; buying is cheaper only between " + share_percent_text(from) + " and " +
+         share_percent_text(to) + " utilisation.";
 }
 
 }  // namespace gpubill

@@ -20,4 +20,7 @@ std::optional<Decimal> percent_change(const Decimal& before, const Decimal& afte
 // The percentage as shown: "+20.00", "-8.33", "0.00" (kPercentDecimals, kPercentRounding).
 std::string percent_text(const Decimal& percent);
 
+// A share (0.125) as a percentage to show: "12.50 %" (2 decimals, half-even).
+std::string share_percent_text(const Decimal& share);
+
 }  // namespace gpubill

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,10 @@ class time_zone;
 namespace gpubill {
 
 using Instant = date::sys_seconds;
+
+// The fixed lengths billing uses (a UTC hour and day; calendar days in a zone vary, see below).
+inline constexpr std::int64_t kSecondsPerHour = 3600;
+inline constexpr std::int64_t kSecondsPerDay = 86400;
 
 // Parses RFC 3339 with a 'Z' or a ±HH:MM offset: "2018-01-31T10:00:00+08:00",
 // "2018-01-31T02:00:00Z". Fractional seconds must be zero (billing is per second).
