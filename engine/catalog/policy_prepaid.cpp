@@ -37,6 +37,8 @@ constexpr std::pair<ReturnUsedValue, std::string_view> kUsedValue[] = {
 constexpr std::pair<DowngradeRefund, std::string_view> kDowngrade[] = {
     {DowngradeRefund::none, "none"},
     {DowngradeRefund::return_minus_new_order, "return_minus_new_order"}};
+constexpr std::pair<UpgradeFee, std::string_view> kUpgradeFee[] = {
+    {UpgradeFee::months_of_365_12, "months_of_365_12"}, {UpgradeFee::term_days, "term_days"}};
 
 }  // namespace
 
@@ -49,6 +51,9 @@ std::string_view to_string(ReturnUsedValue v) noexcept {
 std::string_view to_string(DowngradeRefund v) noexcept {
   return name_of(v, kDowngrade);
 }
+std::string_view to_string(UpgradeFee v) noexcept {
+  return name_of(v, kUpgradeFee);
+}
 PrepaidTermEnd parse_prepaid_term_end(std::string_view text) {
   return parse_named(text, kTermEnd, "term_end");
 }
@@ -58,12 +63,15 @@ ReturnUsedValue parse_return_used_value(std::string_view text) {
 DowngradeRefund parse_downgrade_refund(std::string_view text) {
   return parse_named(text, kDowngrade, "downgrade_refund");
 }
+UpgradeFee parse_upgrade_fee(std::string_view text) {
+  return parse_named(text, kUpgradeFee, "upgrade_fee");
+}
 
 PrepaidLifecycle read_prepaid_lifecycle(const json_input::json& value, const std::string& pointer,
                                         const std::string& file) {
   const json_input::Fields f(value, pointer, file,
                              {"term_end", "return_used_value", "used_months_at_their_term_discount",
-                              "return_fee_percent", "downgrade_refund", "source"});
+                              "return_fee_percent", "downgrade_refund", "upgrade_fee", "source"});
   PrepaidLifecycle r;
   const auto parsed = [&](std::string_view key, auto parse) {
     const std::string text = f.text(key);
@@ -84,6 +92,10 @@ PrepaidLifecycle read_prepaid_lifecycle(const json_input::json& value, const std
     r.downgrade_refund =
         parsed("downgrade_refund", [](const std::string& t) { return parse_downgrade_refund(t); });
   }
+  if (f.has("upgrade_fee")) {
+    r.upgrade_fee =
+        parsed("upgrade_fee", [](const std::string& t) { return parse_upgrade_fee(t); });
+  }
   r.used_months_at_their_term_discount = f.boolean_or("used_months_at_their_term_discount", false);
   if (const auto fee = f.opt_decimal("return_fee_percent")) {
     if (Decimal(100) < *fee) f.fail("return_fee_percent", "above 100");
@@ -99,7 +111,8 @@ std::string prepaid_lifecycle_json(const PrepaidLifecycle& rules) {
       rules.return_used_value == defaults.return_used_value &&
       rules.used_months_at_their_term_discount == defaults.used_months_at_their_term_discount &&
       rules.return_fee_percent == defaults.return_fee_percent &&
-      rules.downgrade_refund == defaults.downgrade_refund && rules.source.empty()) {
+      rules.downgrade_refund == defaults.downgrade_refund &&
+      rules.upgrade_fee == defaults.upgrade_fee && rules.source.empty()) {
     return {};
   }
   json_input::json j;
@@ -108,6 +121,7 @@ std::string prepaid_lifecycle_json(const PrepaidLifecycle& rules) {
   j["used_months_at_their_term_discount"] = rules.used_months_at_their_term_discount;
   j["return_fee_percent"] = rules.return_fee_percent.to_string();
   j["downgrade_refund"] = std::string(to_string(rules.downgrade_refund));
+  j["upgrade_fee"] = std::string(to_string(rules.upgrade_fee));
   if (!rules.source.empty()) j["source"] = rules.source;
   return j.dump();
 }

@@ -350,6 +350,28 @@ void derive_upgrade(ChargeExplanation& x, const BillingPolicy& policy, const std
   x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
 }
 
+// An upgrade fee by days of the order (prepaid_lifecycle.upgrade_fee term_days,
+// rules::upgrade_charge_term_days): unit_price is the price difference per day of the order,
+// quantity the days remaining; the factor is the term discount of the months left.
+void derive_upgrade_days(ChargeExplanation& x, const BillingPolicy& policy,
+                         const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  const Decimal factor = x.discount ? x.discount->factor : Decimal(1);
+  const Money exact(c.unit_price * c.quantity * factor, c.currency);
+  const Money fee = exact.round(policy.settlement_decimals, policy.settlement_rounding);
+  std::string text = c.unit_price.to_string() + ccy +
+                     "/day (new − old monthly price / the order's days) × " +
+                     c.quantity.to_string() + " days remaining";
+  if (x.discount) text += " × term discount " + factor.to_string();
+  text += " = " + exact.amount().to_string() + " " +
+          rounding_step(policy, fee.amount(), (fee - exact).amount());
+  x.arithmetic.push_back(text);
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", exact.amount(), c.exact_amount);
+  expect_equal(x, "billed_amount", fee.amount(), c.billed_amount);
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
 // One settlement record of a day or month: the exact usage records of the component in
 // the cycle, rounded once.
 void derive_cycle_rounding(ChargeExplanation& x, const BillingPolicy& policy,
@@ -457,6 +479,10 @@ std::string rule_name(const ChargeLine& c, const BillingPolicy& policy, const Po
   if (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal") {
     return "rules::prepaid_order — prepaid order with the term discount, rounded " + rounding;
   }
+  if (c.kind == "upgrade" && c.unit == "day") {
+    return "rules::upgrade_charge_term_days — upgrade fee: the difference per day of the order × "
+           "the days left";
+  }
   if (c.kind == "upgrade") return "rules::upgrade_charge — upgrade fee";
   return c.kind;
 }
@@ -484,6 +510,9 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
   } else if (c.kind == "upgrade" && c.unit == "second" && c.price_unit == "month" &&
              is_whole(c.quantity)) {
     derive_upgrade(x, policy, ccy);
+  } else if (c.kind == "upgrade" && c.unit == "day" && c.price_unit == "day" &&
+             is_whole(c.quantity)) {
+    derive_upgrade_days(x, policy, ccy);
   } else if (c.kind == "cycle_rounding" && cycle_usage) {
     derive_cycle_rounding(x, policy, ccy, cycle_usage);
   } else if (c.kind == "sustained_use_discount" && sustained_hours) {

@@ -285,7 +285,14 @@ std::optional<std::string> Account::resize_prepaid(Sim& sim, Instance& inst,
                                                  months_left, to_instant(t))
                        : nullptr;
   const Decimal factor = discount ? discount->factor : Decimal(1);
-  const auto up = rules::upgrade_charge(old_monthly, price.amount, remaining, factor, policy);
+  // The fee by the policy's rule (prepaid_lifecycle.upgrade_fee); the order's days run from its
+  // purchase to its expiry.
+  const bool by_term_days = policy.prepaid.upgrade_fee == UpgradeFee::term_days;
+  const auto by_days = rules::upgrade_charge_term_days(
+      old_monthly, price.amount, remaining, inst.expiry - inst.purchased_at, factor, policy);
+  const auto up = by_term_days
+                      ? by_days.charge
+                      : rules::upgrade_charge(old_monthly, price.amount, remaining, factor, policy);
   const auto it = balances.find(std::string(inst.currency.code()));
   const Decimal bal = it == balances.end() ? Decimal{} : it->second.amount;
   if (bal < up.fee.amount()) {
@@ -315,7 +322,20 @@ std::optional<std::string> Account::resize_prepaid(Sim& sim, Instance& inst,
   row.policy_id = policy.id;
   if (discount) row.discount_id = discount->id;
   row.event_seqs = std::to_string(seq);
-  if (up.difference.amount().sign() > 0) {
+  if (by_term_days && up.difference.amount().sign() > 0) {
+    row.quantity = std::to_string(by_days.remaining_days);
+    row.unit = "day";
+    row.unit_price = by_days.per_day.amount();
+    row.price_unit = "day";
+  }
+  if (up.difference.amount().sign() > 0 && by_term_days) {
+    row.note = "upgrade " + old_type + " → " + type.id + ": (" + price.amount.amount().to_string() +
+               " − " + old_monthly.amount().to_string() + ")/month / " +
+               std::to_string(by_days.term_days) + " days of the order × " +
+               std::to_string(by_days.remaining_days) + " days remaining (" +
+               std::to_string(remaining) + " s, a started day counts) × discount " +
+               factor.to_string();
+  } else if (up.difference.amount().sign() > 0) {
     row.note = "upgrade " + old_type + " → " + type.id + ": (" + price.amount.amount().to_string() +
                " − " + old_monthly.amount().to_string() + ")/month × " + std::to_string(remaining) +
                " s remaining = " + up.remaining_months.to_string() +

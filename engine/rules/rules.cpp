@@ -287,6 +287,29 @@ UpgradeCharge upgrade_charge(const Money& old_monthly, const Money& new_monthly,
   return {difference, months, exact, rounded_by_policy(exact, policy)};
 }
 
+UpgradeByTermDays upgrade_charge_term_days(const Money& old_monthly, const Money& new_monthly,
+                                           std::int64_t remaining_seconds,
+                                           std::int64_t term_seconds, Decimal discount_factor,
+                                           const BillingPolicy& policy) {
+  const auto whole_days = [](std::int64_t seconds) {
+    return seconds <= 0 ? std::int64_t{0} : (seconds + kSecondsPerDay - 1) / kSecondsPerDay;
+  };
+  const Currency ccy = new_monthly.currency();
+  const std::int64_t remaining_days = whole_days(remaining_seconds);
+  const std::int64_t term_days = std::max<std::int64_t>(1, whole_days(term_seconds));
+  const Money difference = new_monthly - old_monthly;
+  const Money per_day(
+      Decimal::divide(difference.amount(), term_days, Decimal::kScale, RoundingMode::half_even),
+      ccy);
+  const Decimal months =
+      Decimal::divide(Decimal(remaining_days), term_days, Decimal::kScale, RoundingMode::half_even);
+  const bool charged = difference.amount().sign() > 0 && remaining_days > 0;
+  const Money exact =
+      charged ? Money(per_day.amount() * remaining_days * discount_factor, ccy) : Money::zero(ccy);
+  const Money fee = charged ? rounded_by_policy(exact, policy) : Money::zero(ccy);
+  return {UpgradeCharge{difference, months, exact, fee}, remaining_days, term_days, per_day};
+}
+
 Money upgrade_fee(const Money& old_monthly, const Money& new_monthly,
                   std::int64_t remaining_seconds, Decimal discount_factor,
                   const BillingPolicy& policy) {

@@ -53,3 +53,31 @@ TEST_CASE("google example: half a month of use is 10 % off, three quarters 20 %,
   CHECK(dec(month["K80"]) == dec("-97.2"));            // 30 % of 324.00
   CHECK(dec(month["n1-highmem-2"]) == dec("-25.57"));  // 30 % of 85.248 = 25.5744
 }
+
+// The same page's table, "Example incremental rate (USD/hour) for an n1-standard-1 instance":
+// 0%–25% $0.0475, 25%–50% $0.0380, 50%–75% $0.0285, 75%–100% $0.0190 (as the page read in 2018,
+// copied at easycloud.company/2018/07/google-cloud-sustained-use-discounts/ [S]; the tiers are
+// the calculator's sustained_use_tiers, docs/provider-rules.md). The bundled catalog prices
+// n1-standard-1 in us-central1 at the table's base rate 0.0475. A whole June (720 h) at those
+// rates: 180 h × (0.0475 + 0.0380 + 0.0285 + 0.0190) = 23.94; the list price 720 × 0.0475 =
+// 34.20, so the credit is 10.26 (30 %).
+TEST_CASE("google example: an n1-standard-1 for a whole month costs 180 h at each tier's rate",
+          "[provider_examples][google][sustained_use]") {
+  ExampleRun run;
+  run.replay(
+      R"({"id":"c1","time":"2019-06-01T00:00:00Z","type":"create","account":"g","instance":"s","provider":"google","region":"us-central1","instance_type":"n1-standard-1","mode":"payg"}
+{"id":"d1","time":"2019-07-01T00:00:00Z","type":"destroy","account":"g","instance":"s"}
+)",
+      "2019-07-02T00:00:00Z");
+  Decimal list;
+  Decimal credit;
+  for (const auto& row : run.charges("g")) {
+    if (row["kind"] == "settlement" || row["kind"] == "cycle_rounding") {
+      list += dec(row["total_billed"]);
+    }
+    if (row["kind"] == "sustained_use_discount") credit += dec(row["total_billed"]);
+  }
+  CHECK(list == dec("34.2"));
+  CHECK(credit == dec("-10.26"));
+  CHECK(run.billed("g") == dec("23.94"));
+}

@@ -3,9 +3,9 @@
 // holds an instance without GPUs at the examples' order amount (100.00 CNY a month).
 #include <catch2/catch.hpp>
 
-#include "prepaid_example.hpp"
+#include "provider_example.hpp"
 
-using gpubill::testing::ProviderExample;
+using gpubill::testing::ExampleRun;
 using gpubill::testing::same_instant;
 
 namespace {
@@ -31,15 +31,15 @@ TEST_CASE("Huawei term example: bought 15:50:04 for a month, the term ends at th
   // 终点则是到期日的23:59:59 … 2023/03/08 15:50:04购买 … 第一个计费周期为：2023/03/08 15:50:04 ~
   // 2023/04/08 23:59:59；第二个计费周期为：2023/04/08 23:59:59 ~ 2023/05/08 23:59:59".
   // gpubill ends the term at the midnight after 23:59:59 (one second later).
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("huawei-doc-examples.json");
   ex.replay(
       std::string(kTopup) + create("c1", "h", "2023-03-08T15:50:04+08:00") +
           R"({"id":"r1","time":"2023-03-20T10:00:00+08:00","type":"renew","account":"acme","instance":"h","months":1}
 )",
       "2023-04-01T00:00:00+08:00");
-  const auto orders = ex.charges("h", "prepaid_order");
-  const auto renewals = ex.charges("h", "renewal");
+  const auto orders = ex.instance_charges("h", "prepaid_order");
+  const auto renewals = ex.instance_charges("h", "renewal");
   REQUIRE(orders.size() == 1);
   REQUIRE(renewals.size() == 1);
   CHECK(same_instant(orders[0].at("period_end"), "2023-04-09T00:00:00+08:00"));
@@ -54,7 +54,7 @@ TEST_CASE("Huawei five-day no-reason unsubscription: 5 × 24 h from the opening,
   // "客户A于2020/10/20 购买了一台弹性云服务器 ECS 01，购买时长为1个月，订单金额为100.00元 …
   // 2020/10/22 客户A对ECS 01进行退订，退订金额=应付金额= 100.00元" (80.00 cash + a 20.00 voucher,
   // refunded together: the log's 100.00).
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("huawei-doc-examples.json");
   ex.replay(std::string(kTopup) + create("c1", "ecs01", "2020-10-20T10:00:00+08:00") +
                 destroy("d1", "ecs01", "2020-10-22T10:00:00+08:00") +
@@ -63,13 +63,13 @@ TEST_CASE("Huawei five-day no-reason unsubscription: 5 × 24 h from the opening,
                 destroy("d2", "a", "2022-11-29T14:30:30+08:00") +
                 destroy("d3", "b", "2022-11-29T14:30:31+08:00"),
             "2022-12-01T00:00:00+08:00");
-  const auto ecs01 = ex.charges("ecs01", "refund");
+  const auto ecs01 = ex.instance_charges("ecs01", "refund");
   REQUIRE(ecs01.size() == 1);
   CHECK(ecs01[0].at("billed_amount") == "-100");  // 100.00 (JSON writes the shortest exact text)
-  const auto a = ex.charges("a", "refund");
+  const auto a = ex.instance_charges("a", "refund");
   REQUIRE(a.size() == 1);
   CHECK(a[0].at("billed_amount") == "-100");  // 100.00 (JSON writes the shortest exact text)
-  const auto b = ex.charges("b", "refund");   // one second late: an ordinary unsubscription
+  const auto b = ex.instance_charges("b", "refund");  // one second late: an ordinary unsubscription
   REQUIRE(b.size() == 1);
   CHECK(std::string(b[0].at("note")).rfind("ordinary return", 0) == 0);
 }
@@ -86,12 +86,12 @@ TEST_CASE("Huawei unsubscription example: used value = paid × 344 h / 758 h",
   // to 45.38 (Huawei deducts to 2 decimals, dropping the rest). The handling fee is not applied:
   // its rate for products other than 5-year ones was not found (docs/provider-rules.md), so the
   // refund here is paid − used.
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("huawei-doc-examples.json");
   ex.replay(std::string(kTopup) + create("c1", "evs", "2024-01-01T10:30:00+08:00") +
                 destroy("d1", "evs", "2024-01-15T18:40:00+08:00"),
             "2024-02-01T00:00:00+08:00");
-  const auto refunds = ex.charges("evs", "refund");
+  const auto refunds = ex.instance_charges("evs", "refund");
   REQUIRE(refunds.size() == 1);
   const std::string note = refunds[0].at("note");
   INFO(note);

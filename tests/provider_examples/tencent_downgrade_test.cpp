@@ -8,9 +8,9 @@
 // document's ("以下价格仅作示例用"), in tests/data/tencent-doc-examples.json.
 #include <catch2/catch.hpp>
 
-#include "prepaid_example.hpp"
+#include "provider_example.hpp"
 
-using gpubill::testing::ProviderExample;
+using gpubill::testing::ExampleRun;
 
 namespace {
 
@@ -24,15 +24,15 @@ std::string downgrade_log(const char* at) {
 }
 
 std::string downgrade_refund(const char* at) {
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("tencent-doc-examples.json");
   ex.replay(downgrade_log(at), "2019-01-01T00:00:00+08:00");
-  const auto refunds = ex.charges("s2", "refund");
+  const auto refunds = ex.instance_charges("s2", "refund");
   REQUIRE(refunds.size() == 1);
   const std::string note = refunds[0].at("note");
   CHECK(note.find("rules::downgrade_refund") != std::string::npos);
   // `explain` names the rule and its source (the policy row's prepaid_lifecycle.source).
-  const std::string why = ex.explain(refunds[0].at("id").get<std::int64_t>());
+  const std::string why = ex.explain_text(refunds[0].at("id").get<std::int64_t>());
   CHECK(why.find("rules::downgrade_refund") != std::string::npos);
   CHECK(why.find("实例调整配置费用说明.md") != std::string::npos);
   return refunds[0].at("billed_amount");
@@ -69,7 +69,7 @@ TEST_CASE("Tencent upgrade example: (218 − 65) × 244 / (365/12) × 0.88 = 108
   // 4 GB (218 CNY/month), 244 days before the expiry; 6–11 months get 88折. Replayed one year
   // later (bought 2017-12-31, upgraded 2018-05-01: the same 244 days) because the bundled
   // Tencent policy rows start on 2017-01-01.
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("tencent-doc-examples.json");
   ex.replay(
       R"({"id":"t1","time":"2017-12-31T09:00:00+08:00","type":"topup","account":"acme","amount":"5000.00","currency":"CNY"}
@@ -77,7 +77,7 @@ TEST_CASE("Tencent upgrade example: (218 − 65) × 244 / (365/12) × 0.88 = 108
 {"id":"r1","time":"2018-05-01T10:00:00+08:00","type":"resize","account":"acme","instance":"u","instance_type":"DOC.2C4G"}
 )",
       "2018-06-01T00:00:00+08:00");
-  const auto up = ex.charges("u", "upgrade");
+  const auto up = ex.instance_charges("u", "upgrade");
   REQUIRE(up.size() == 1);
   CHECK(up[0].at("quantity") == std::to_string(244 * 86400));
   CHECK(up[0].at("billed_amount") == "1080.07");

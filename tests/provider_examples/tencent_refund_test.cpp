@@ -8,9 +8,9 @@
 // prices are the document's ("以下价格均做示例用"), in tests/data/tencent-doc-examples.json.
 #include <catch2/catch.hpp>
 
-#include "prepaid_example.hpp"
+#include "provider_example.hpp"
 
-using gpubill::testing::ProviderExample;
+using gpubill::testing::ExampleRun;
 
 namespace {
 
@@ -29,10 +29,10 @@ const char* const kLog =
 
 TEST_CASE("Tencent refund examples: the order is 51 × 12 × 0.83 = 507.96",
           "[provider_examples][tencent][refund]") {
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("tencent-doc-examples.json");
   ex.replay(kLog, "2019-03-04T00:00:00+08:00");
-  const auto orders = ex.charges("case2", "prepaid_order");
+  const auto orders = ex.instance_charges("case2", "prepaid_order");
   REQUIRE(orders.size() == 1);
   CHECK(orders[0].at("billed_amount") == "507.96");  // "折扣金额为 51 * 12 * 0.83 ＝ 507.96"
 }
@@ -40,10 +40,10 @@ TEST_CASE("Tencent refund examples: the order is 51 × 12 × 0.83 = 507.96",
 TEST_CASE("Tencent refund example, five-day no-reason return: everything paid comes back",
           "[provider_examples][tencent][refund]") {
   // "五天无理由退还场景 … 退费金额 = 真实支付价407.96元" (+ the 100 voucher the log cannot carry).
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("tencent-doc-examples.json");
   ex.replay(kLog, "2019-03-04T00:00:00+08:00");
-  const auto refunds = ex.charges("first", "refund");
+  const auto refunds = ex.instance_charges("first", "refund");
   REQUIRE(refunds.size() == 1);
   CHECK(refunds[0].at("billed_amount") == "-507.96");
 }
@@ -53,10 +53,10 @@ TEST_CASE("Tencent refund example case 2: 48 h used, the account's no-reason ret
   // "购买五天内，且不是该账户首次退还，总使用时长48小时。退还现金金额 = 407.96 - 48 * 0.42 =
   // 387.8": one no-reason return per account (instance 'first' took it), so this is an ordinary
   // return.
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("tencent-doc-examples.json");
   ex.replay(kLog, "2019-03-04T00:00:00+08:00");
-  const auto refunds = ex.charges("case2", "refund");
+  const auto refunds = ex.instance_charges("case2", "refund");
   REQUIRE(refunds.size() == 1);
   CHECK(refunds[0].at("billed_amount") ==
         "-487.8");  // 387.80 + the 100 voucher (JSON writes the shortest exact text)
@@ -69,11 +69,11 @@ TEST_CASE("Tencent refund example case 2: 48 h used, the account's no-reason ret
 TEST_CASE("Tencent refund example case 3: a renewal not yet started is refunded whole",
           "[provider_examples][tencent][refund]") {
   // "其中又续费1年 … 退还现金金额 = 407.96 - 0.42 * 48 + 507.96 = 895.76".
-  ProviderExample ex;
+  ExampleRun ex;
   ex.import("tencent-doc-examples.json");
   ex.replay(kLog, "2019-03-04T00:00:00+08:00");
-  REQUIRE(ex.charges("case3", "renewal").size() == 1);
-  const auto refunds = ex.charges("case3", "refund");
+  REQUIRE(ex.instance_charges("case3", "renewal").size() == 1);
+  const auto refunds = ex.instance_charges("case3", "refund");
   REQUIRE(refunds.size() == 1);
   CHECK(refunds[0].at("billed_amount") == "-995.76");  // 895.76 + the 100 voucher
 }

@@ -144,6 +144,22 @@ TEST_CASE("upgrade fee, refunds and arrears", "[rules]") {
         cny("2268.49"));
   // A downgrade costs nothing here.
   CHECK(rules::upgrade_fee(cny("9000"), cny("4400"), 86400, Decimal(1), tencent()) == cny("0"));
+  // By days of the order (upgrade_fee term_days, Baidu): 93 CNY/month more, 27 d 23 h left of a
+  // 31-day order → 28 days: 93 / 31 = 3 per day × 28 = 84; a started second is a day; an order
+  // shorter than a day counts one; a downgrade costs nothing.
+  const auto by_days = rules::upgrade_charge_term_days(
+      cny("45"), cny("138"), 27 * 86400 + 23 * 3600, 31 * 86400, Decimal(1), tencent());
+  CHECK(by_days.remaining_days == 28);
+  CHECK(by_days.term_days == 31);
+  CHECK(by_days.per_day == cny("3"));
+  CHECK(by_days.charge.fee == cny("84"));
+  CHECK(rules::upgrade_charge_term_days(cny("45"), cny("138"), 1, 31 * 86400, Decimal(1), tencent())
+            .charge.fee == cny("3"));
+  CHECK(rules::upgrade_charge_term_days(cny("45"), cny("138"), 1, 0, Decimal(1), tencent())
+            .term_days == 1);
+  CHECK(rules::upgrade_charge_term_days(cny("138"), cny("45"), 86400, 31 * 86400, Decimal(1),
+                                        tencent())
+            .charge.fee == cny("0"));
   const Calendar shanghai("Asia/Shanghai");
   const Instant bought = at("2018-03-01T10:00:00+08:00");
   // Within 5 days: everything back.

@@ -1,7 +1,8 @@
-// End-to-end runs of a provider's worked example through the CLI (tests/provider_examples/):
-// a database of the bundled catalog (plus a test-local catalog with the example's unit prices
-// where the bundled one has none), a usage log written as the example describes it, `gpubill
-// replay`, then `charges` / `bill` / `explain` read back as JSON.
+// End-to-end runs of a provider's worked example through the CLI (tests/provider_examples/,
+// issue 27): a database of the bundled catalog (plus a test-local catalog with the example's unit
+// prices where the bundled one has none), a usage log written as the example describes it,
+// `gpubill replay`, then `charges` / `instances` / `explain` read back as JSON (or text). The one
+// harness for both pay-as-you-go and prepaid examples.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -24,6 +25,11 @@ inline Decimal dec(const nlohmann::json& cell) {
 }
 inline Decimal dec(const char* text) {
   return Decimal::parse(text);
+}
+
+// True when the JSON instant `value` is the instant written `rfc3339`.
+inline bool same_instant(const nlohmann::json& value, const char* rfc3339) {
+  return value.is_string() && parse_instant(value.get<std::string>()) == parse_instant(rfc3339);
 }
 
 class ExampleRun {
@@ -57,12 +63,45 @@ class ExampleRun {
     return out;
   }
 
-  // `gpubill charges --account A --format json`: the rows.
-  nlohmann::json charges(const std::string& account) {
-    const CliRun r = cli("charges --account '" + account + "' --format json", Stderr::discarded);
+  // `gpubill COMMAND --format json`: its rows.
+  nlohmann::json rows(const std::string& command) {
+    const CliRun r = cli(command + " --format json", Stderr::discarded);
     INFO(r.output);
     REQUIRE(r.status == 0);
-    return nlohmann::json::parse(r.output)["rows"];
+    return nlohmann::json::parse(r.output).at("rows");
+  }
+
+  // `gpubill charges --account A --format json`: the rows.
+  nlohmann::json charges(const std::string& account) {
+    return rows("charges --account '" + account + "'");
+  }
+
+  // The charge lines of one instance of kind `kind` ("refund", "prepaid_order", …), in order.
+  nlohmann::json instance_charges(const std::string& instance, const std::string& kind,
+                                  const std::string& account = "acme") {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : charges(account)) {
+      if (c.at("instance") == instance && c.at("kind") == kind) out.push_back(c);
+    }
+    return out;
+  }
+
+  // The instance's state changes (`instances --format json`), in order.
+  nlohmann::json history(const std::string& instance, const std::string& account = "acme") {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& s : rows("instances --account '" + account + "'")) {
+      if (s.at("instance") == instance) out.push_back(s);
+    }
+    return out;
+  }
+
+  // The first state row whose reason starts with `prefix` (an empty object when none).
+  nlohmann::json state(const std::string& instance, const std::string& prefix,
+                       const std::string& account = "acme") {
+    for (const auto& s : history(instance, account)) {
+      if (s.at("reason").get<std::string>().rfind(prefix, 0) == 0) return s;
+    }
+    return nlohmann::json::object();
   }
 
   // Σ total_billed of the account's rows of `component` ("" = every component), exactly.
@@ -82,6 +121,14 @@ class ExampleRun {
     INFO(r.output);
     REQUIRE(r.status == 0);
     return nlohmann::json::parse(r.output);
+  }
+
+  // `gpubill explain ID` as text.
+  std::string explain_text(std::int64_t charge_id) {
+    const CliRun r = cli("explain " + std::to_string(charge_id));
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    return r.output;
   }
 
   CliRun cli(const std::string& args, Stderr err = Stderr::merged) {

@@ -67,13 +67,25 @@ enum class ReturnUsedValue { months_then_payg, pro_rata_hours, pro_rata_days };
 //                           new order of the new type for the remaining time; nothing when that
 //                           is not positive (Tencent).
 enum class DowngradeRefund { none, return_minus_new_order };
+// What an upgrade of a prepaid instance costs: the difference of the monthly list prices (new −
+// old) for the time left, times the discount of the whole months left; the expiry does not move.
+//   months_of_365_12  × remaining days / (365/12), the days to the second (Tencent "升配天数 /
+//                     (365/12)"; the default);
+//   term_days         per day of the order (the difference / the order's days, 12 decimals) ×
+//                     the remaining days, a started day counting whole; the order's days run
+//                     from its purchase to its expiry (Baidu: a month from Jan 10 10:00 is 31
+//                     days; upgraded Jan 13 11:00 from 45 to 138 CNY, 28 days are left:
+//                     93 × 28 / 31 = 84).
+enum class UpgradeFee { months_of_365_12, term_days };
 std::string_view to_string(PrepaidTermEnd v) noexcept;
 std::string_view to_string(ReturnUsedValue v) noexcept;
 std::string_view to_string(DowngradeRefund v) noexcept;
+std::string_view to_string(UpgradeFee v) noexcept;
 // Throw ParseError naming the accepted values.
 PrepaidTermEnd parse_prepaid_term_end(std::string_view text);
 ReturnUsedValue parse_return_used_value(std::string_view text);
 DowngradeRefund parse_downgrade_refund(std::string_view text);
+UpgradeFee parse_upgrade_fee(std::string_view text);
 
 struct PrepaidLifecycle {
   PrepaidTermEnd term_end = PrepaidTermEnd::same_time;
@@ -84,6 +96,7 @@ struct PrepaidLifecycle {
   // A handling fee taken off an ordinary return, in percent of what was paid (0 = none).
   Decimal return_fee_percent;
   DowngradeRefund downgrade_refund = DowngradeRefund::none;
+  UpgradeFee upgrade_fee = UpgradeFee::months_of_365_12;
   // Where these rules come from (document address or repository@commit:path, with its date).
   std::string source;
 };

@@ -157,6 +157,21 @@ struct UpgradeCharge {
 UpgradeCharge upgrade_charge(const Money& old_monthly, const Money& new_monthly,
                              std::int64_t remaining_seconds, Decimal discount_factor,
                              const BillingPolicy& policy);
+// Upgrade under policy.prepaid.upgrade_fee = term_days: per_day = (new − old monthly list price)
+// / term days (12 decimals, half even); exact = per_day × remaining days × discount factor,
+// rounded with the policy's settlement rounding. Days: remaining_seconds / 86400 and
+// term_seconds / 86400, each rounded up (a started day counts whole; term_seconds ≤ 0 is
+// treated as one day). remaining_months holds remaining days / term days (12 decimals). A
+// downgrade (negative difference) gives 0.
+struct UpgradeByTermDays {
+  UpgradeCharge charge;
+  std::int64_t remaining_days = 0, term_days = 0;
+  Money per_day;  // the difference per day of the order
+};
+UpgradeByTermDays upgrade_charge_term_days(const Money& old_monthly, const Money& new_monthly,
+                                           std::int64_t remaining_seconds,
+                                           std::int64_t term_seconds, Decimal discount_factor,
+                                           const BillingPolicy& policy);
 
 // Refund when a prepaid instance is returned at `at`:
 //   within policy.full_refund_days days of `purchased_at` (inclusive) → everything paid;
