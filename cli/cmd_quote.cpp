@@ -75,9 +75,7 @@ Table lines_table(const QuoteResult& q, const ResolvedWorkload& w, Format format
         l.region,
         l.instance_type,
         gpus_cell(l),
-        l.mode ? std::string(to_string(*l.mode)) +
-                     (text && l.commitment ? " " + l.commitment->row->key() : std::string())
-               : (text ? "-" : ""),
+        l.mode ? std::string(to_string(*l.mode)) : (text ? "-" : ""),
         l.priced ? money_cell(l.total) : (text ? "unknown" : ""),
         cur,
         money_cell(l.per_gpu_hour, 4),
