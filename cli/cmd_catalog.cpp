@@ -304,7 +304,8 @@ std::vector<std::pair<std::string, std::size_t>> rows_by_kind(const ImportReport
           {"disk_prices", r.disk_prices},
           {"bandwidth_prices", r.bandwidth_prices},
           {"fx_rates", r.fx_rates},
-          {"policies", r.policies}};
+          {"policies", r.policies},
+          {"commitments", r.commitments}};
 }
 
 // --format csv: one row per kind of row.
@@ -360,6 +361,7 @@ void print_report(const ImportReport& r, const char* verb) {
   add(r.bandwidth_prices, "bandwidth prices");
   add(r.fx_rates, "FX rates");
   add(r.policies, "policies");
+  add(r.commitments, "commitments");
   std::cout << r.file << ": " << verb << " " << (counts.empty() ? "no rows" : counts) << "\n";
   for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
 }

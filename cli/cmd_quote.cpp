@@ -177,6 +177,29 @@ nlohmann::ordered_json line_json(const QuoteLine& l) {
   if (l.reserved_terms > 0) {
     j["reserved"] = {{"terms", l.reserved_terms}, {"term_hours", l.reserved_term_hours}};
   }
+  if (l.commitment) {
+    const CommitmentTerms& c = *l.commitment;
+    const CommitmentRow& r = *c.row;
+    j["commitment"] = {
+        {"row_id", r.id},
+        {"gpu_row_id",
+         c.gpu_row ? nlohmann::ordered_json(c.gpu_row->id) : nlohmann::ordered_json(nullptr)},
+        {"program", std::string(to_string(r.program))},
+        {"class", r.offering_class.empty() ? nlohmann::ordered_json(nullptr)
+                                           : nlohmann::ordered_json(r.offering_class)},
+        {"term_months", r.term_months},
+        {"payment", std::string(to_string(r.payment))},
+        {"terms", c.terms},
+        {"upfront", money_json(c.upfront)},
+        {"hourly", money_json(c.hourly)},
+        {"term_cost", money_json(c.term_cost)},
+        {"hours_beyond_workload", c.hours_beyond_workload},
+        {"utilisation", c.utilisation.to_string()},
+        {"effective_hourly", money_json(c.effective_hourly)},
+        {"break_even_utilisation",
+         c.break_even_utilisation ? nlohmann::ordered_json(c.break_even_utilisation->to_string())
+                                  : nlohmann::ordered_json(nullptr)}};
+  }
   j["compute"] = money_json(l.compute);
   j["compute_converted"] = money_json(l.compute_converted);
   j["fx"] = l.fx ? nlohmann::ordered_json{{"row_id", l.fx->id},

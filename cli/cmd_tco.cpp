@@ -52,7 +52,23 @@ std::string formula(const LinearCost& buy, const LinearCost& rent, Decimal value
 }
 
 std::string mode_name(BillingMode m) {
-  return m == BillingMode::payg ? "pay-as-you-go" : "prepaid";
+  switch (m) {
+    case BillingMode::payg:
+      return "pay-as-you-go";
+    case BillingMode::reserved_1y:
+      return "1-year commitment";
+    case BillingMode::reserved_3y:
+      return "3-year commitment";
+    default:
+      return "prepaid";
+  }
+}
+
+// The key prefix of an option's summary rows: payg_, prepaid_ or commitment_.
+std::string summary_prefix(BillingMode m) {
+  if (m == BillingMode::payg) return "payg_";
+  if (m == BillingMode::prepaid) return "prepaid_";
+  return "commitment_";
 }
 
 // One best option against buying, as a fact rather than a second verdict: which total is lower
@@ -81,7 +97,7 @@ Table summary_table(const LeaseVsBuyResult& r, const Fmt& f) {
   Table t{{{"item"}, {"value"}}, {}, true};
   t.add_row({"verdict", describe(r.verdict, r)});
   for (const auto& c : r.comparisons) {
-    const std::string p = r.options[c.option].mode == BillingMode::payg ? "payg_" : "prepaid_";
+    const std::string p = summary_prefix(r.options[c.option].mode);
     t.add_row({p + "comparison", comparison(r, c, f)});
     t.add_row({p + "break_even_utilisation", c.break_even_utilisation.describe()});
   }
@@ -136,7 +152,7 @@ Table summary_table(const LeaseVsBuyResult& r, const Fmt& f) {
                                   : "n/a at utilisation 0"});
   for (const auto& c : r.comparisons) {
     const RentOption& o = r.options[c.option];
-    const std::string p = o.mode == BillingMode::payg ? "payg_" : "prepaid_";
+    const std::string p = summary_prefix(o.mode);
     const bool any_region = o.region.empty() || o.region == "*";
     std::string offer = option_label(o) + (any_region ? "" : " in " + o.region) + " at " +
                         o.list_price.to_string() + (o.unit == PriceUnit::hour ? "/h" : "/month");
@@ -159,7 +175,7 @@ Table summary_table(const LeaseVsBuyResult& r, const Fmt& f) {
                                     f.money(rule.owner_yearly_running) + ")"});
   for (const auto& rent : rule.rents) {
     const RentOption& o = r.options[rent.option];
-    const std::string p = o.mode == BillingMode::payg ? "payg_" : "prepaid_";
+    const std::string p = summary_prefix(o.mode);
     t.add_row({p + "rent_per_year", f.money(rent.yearly) + " = price / 3 " +
                                         signed_money(rent.implied_fee, f) + "; the price is " +
                                         f.num(rent.years_to_price) + " years of this rent"});

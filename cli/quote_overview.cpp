@@ -63,7 +63,11 @@ Table group_table(const OverviewGroup& g, NoteNumbers& numbers) {
   for (const QuoteLine* l : g.lines) {
     std::vector<std::string> row = {std::to_string(l->rank), l->provider, l->instance_type,
                                     l->region};
-    if (g.show_mode) row.push_back(l->mode ? std::string(to_string(*l->mode)) : "");
+    if (g.show_mode) {
+      row.push_back(l->mode ? std::string(to_string(*l->mode)) +
+                                  (l->commitment ? " " + l->commitment->row->key() : std::string())
+                            : "");
+    }
     row.push_back(money_cell(l->total));
     row.push_back(money_cell(l->per_gpu_hour, 4));
     row.push_back(l->as_of);

@@ -175,6 +175,7 @@ CheckReport check_catalog(const CatalogData& data) {
   check_specs(rows, report.violations);
   check_lifecycle(rows, report.violations);
   check_region_currency(rows, report.violations);
+  check_commitments(rows, report.violations);
   std::stable_sort(
       report.violations.begin(), report.violations.end(),
       [](const CheckViolation& a, const CheckViolation& b) {

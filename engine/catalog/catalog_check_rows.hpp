@@ -49,5 +49,6 @@ void check_jumps(const Rows& rows, std::vector<CheckViolation>& out);
 void check_specs(const Rows& rows, std::vector<CheckViolation>& out);
 void check_lifecycle(const Rows& rows, std::vector<CheckViolation>& out);
 void check_region_currency(const Rows& rows, std::vector<CheckViolation>& out);
+void check_commitments(const Rows& rows, std::vector<CheckViolation>& out);
 
 }  // namespace gpubill::check_detail

@@ -119,7 +119,7 @@ ImportReport import_skypilot(Database& database, const std::string& path,
 
 std::size_t ImportReport::total() const noexcept {
   return providers + regions + gpus + instance_types + prices + discounts + disk_prices +
-         bandwidth_prices + fx_rates + policies;
+         bandwidth_prices + fx_rates + policies + commitments;
 }
 
 ImportReport count_rows(const CatalogData& d) {
@@ -134,6 +134,7 @@ ImportReport count_rows(const CatalogData& d) {
   r.bandwidth_prices = d.bandwidth_prices.size();
   r.fx_rates = d.fx_rates.size();
   r.policies = d.policies.size();
+  r.commitments = d.commitments.size();
   return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include "base/json_fields.hpp"
 #include "base/text_match.hpp"
+#include "catalog/catalog_commitments.hpp"
 #include "catalog/catalog_store.hpp"
 #include "catalog/policy_metering.hpp"
 #include "catalog/policy_prepaid.hpp"
@@ -394,6 +395,7 @@ void check_rows(const CatalogData& d, const std::string& file) {
   check_periods(d.disk_prices, "disk_prices", file, resource_key);
   check_periods(d.bandwidth_prices, "bandwidth_prices", file, resource_key);
   check_periods(d.policies, "policies", file, [](const BillingPolicy& p) { return p.provider; });
+  check_commitment_periods(d.commitments, file);
 }
 
 template <typename Row, typename Read>
@@ -415,9 +417,10 @@ void read_section(const json& doc, std::string_view section, const std::string& 
 namespace {
 
 CatalogData read_catalog_document(const json& doc, const std::string& file_name) {
-  const Fields top(doc, "/", file_name,
-                   {"format", "providers", "regions", "gpus", "instance_types", "prices",
-                    "discounts", "disk_prices", "bandwidth_prices", "fx_rates", "policies"});
+  const Fields top(
+      doc, "/", file_name,
+      {"format", "providers", "regions", "gpus", "instance_types", "prices", "discounts",
+       "disk_prices", "bandwidth_prices", "fx_rates", "policies", "commitments"});
   if (top.has("format") && top.text("format") != kFormat) {
     top.fail("format", "unknown format '" + top.text("format") + "' (expected '" +
                            std::string(kFormat) + "')");
@@ -441,6 +444,12 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                {"provider", "instance_type", "gpu", "region", "mode", "unit", "amount", "currency",
                 "effective_from", "effective_to", "source", "as_of"},
                d.prices, read_price);
+  read_section(
+      doc, "commitments", file_name,
+      {"provider", "instance_type", "gpu", "region", "program", "class", "term_months", "payment",
+       "upfront", "hourly", "currency", "effective_from", "effective_to", "source", "as_of"},
+      d.commitments,
+      [](const Fields& f) { return read_commitment_json(f, Decimal(kMaxCatalogAmount)); });
   read_section(doc, "discounts", file_name,
                {"provider", "family", "mode", "min_months", "max_months", "factor",
                 "effective_from", "effective_to", "source", "as_of"},
@@ -568,6 +577,21 @@ void check_catalog_references(const CatalogData& data, const CatalogData& known,
       throw InputError(file, row_pointer("prices", i), "region",
                        "unknown region '" + p.region + "' of provider '" + p.provider +
                            "': not defined in this file or the database (list it under regions)");
+    }
+  }
+  for (std::size_t i = 0; i < data.commitments.size(); ++i) {
+    const auto& c = data.commitments[i];
+    need_provider(c.provider, "commitments", i);
+    if (c.subject_kind == SubjectKind::gpu) {
+      need_gpu(c.subject, row_pointer("commitments", i), "gpu");
+    } else if (!instance_types.count({c.provider, c.subject})) {
+      throw InputError(file, row_pointer("commitments", i), "instance_type",
+                       "unknown instance type '" + c.subject + "' of provider '" + c.provider +
+                           "': not defined in this file or the database");
+    }
+    if (!c.region.empty() && !regions.count({c.provider, c.region})) {
+      throw InputError(file, row_pointer("commitments", i), "region",
+                       "unknown region '" + c.region + "' of provider '" + c.provider + "'");
     }
   }
   for (std::size_t i = 0; i < data.discounts.size(); ++i) {

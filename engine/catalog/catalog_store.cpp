@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "catalog/catalog_commitments.hpp"
 #include "catalog/policy_metering.hpp"
 #include "catalog/policy_prepaid.hpp"
 #include "gpubill/base/errors.hpp"
@@ -920,6 +921,7 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     read_policies(db, out);
     read_metering_policy_fields(db, out.policies);
     read_prepaid_lifecycles(db, out);
+    read_commitments(db, out);
     return out;
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
@@ -945,7 +947,9 @@ void write_catalog_data(SQLite::Database& db, const CatalogData& data,
     write_policies(db, data);
     write_metering_policy_fields(db, data.policies);
     write_prepaid_lifecycles(db, data);
-    counter.add(n.discounts + n.disk_prices + n.bandwidth_prices + n.fx_rates + n.policies);
+    write_commitments(db, data);
+    counter.add(n.commitments + n.discounts + n.disk_prices + n.bandwidth_prices + n.fx_rates +
+                n.policies);
     counter.report();
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot write the catalog: ") + e.what());

@@ -759,7 +759,8 @@ void add_retired_lines(std::uint32_t i, const IndexedOffer& o, std::uint8_t mode
 
 }  // namespace
 
-QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& options) const {
+QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w,
+                                      const QuoteOptions& options) const {
   const Index& ix = *index_;
   Ctx ctx(catalog_, ix, w);
   ctx.include_estimates = options.include_estimates;

@@ -189,10 +189,59 @@ void explain_usage(std::ostringstream& s, const QuoteLine& line) {
   s << "\n";
 }
 
+// A commitment row as explain shows it: id, offer, amounts, as of and source.
+std::string commitment_row_text(const CommitmentRow& r) {
+  return "#" + std::to_string(r.id) + " " + r.provider + " " + r.subject +
+         (r.region.empty() ? "" : " in " + r.region) + ": " + std::string(to_string(r.program)) +
+         (r.offering_class.empty() ? "" : " " + r.offering_class) + ", " +
+         std::to_string(r.term_months) + " months, " + std::string(to_string(r.payment)) +
+         ", upfront " + r.upfront.to_string() + " + " + r.hourly.to_string() +
+         " per hour (in force from " + format_instant(r.period.from) + "; as of " + r.as_of +
+         "; source: " + r.source + ")";
+}
+
+// A commitment line's compute: its rows, terms, and the utilisation and break-even figures.
+void explain_commitment(std::ostringstream& s, const QuoteLine& line) {
+  const CommitmentTerms& c = *line.commitment;
+  s << "  commitment " << commitment_row_text(*c.row) << "\n";
+  if (c.gpu_row) {
+    s << "  per-GPU commitment " << commitment_row_text(*c.gpu_row) << "\n";
+    s << "  per term: host + " << line.gpu_count.to_string() << " GPUs: upfront "
+      << c.upfront.to_string() << ", hourly " << c.hourly.to_string() << "\n";
+  }
+  s << "  term cost: " << c.upfront.to_string() << " + " << c.hourly.to_string() << " × "
+    << c.term_hours << " h = " << c.term_cost.to_string() << " (every hour of the term is paid, "
+    << "used or not)\n";
+  s << "  terms: ceil(" << hours_text(line.span_seconds) << " h / " << c.term_hours
+    << " h) = " << c.terms << "; " << c.term_cost.to_string() << " × " << c.terms << " = "
+    << line.compute->to_string() << "\n";
+  if (c.hours_beyond_workload > 0) {
+    s << "  longer than the workload: " << c.hours_beyond_workload
+      << " committed hours after it ends are priced too\n";
+  }
+  s << "  utilisation: " << hours_text(line.busy_seconds) << " used h / " << c.terms * c.term_hours
+    << " committed h = " << c.utilisation.to_string() << "\n";
+  if (c.effective_hourly) {
+    s << "  effective: compute / used hours = " << c.effective_hourly->to_string()
+      << " per used hour\n";
+  }
+  if (c.break_even_utilisation) {
+    s << "  break-even against pay-as-you-go: " << c.term_cost.to_string() << " / ("
+      << (line.gpu_price_row
+              ? "(" + line.price_row->amount.to_string() + " + " + line.gpu_count.to_string() +
+                    " × " + line.gpu_price_row->amount.to_string() + ")"
+              : line.price_row->amount.to_string())
+      << " × " << c.term_hours << " h) = " << c.break_even_utilisation->to_string()
+      << " of the term's hours\n";
+  }
+}
+
 // The line's compute cost by its mode: the prepaid plan, the reserved terms or the payg meters.
 void explain_compute(std::ostringstream& s, const QuoteLine& line) {
   const BillingMode mode = *line.mode;
-  if (mode == BillingMode::prepaid && line.plan) {
+  if (line.commitment) {
+    explain_commitment(s, line);
+  } else if (mode == BillingMode::prepaid && line.plan) {
     s << "  prepaid months needed: ceil(" << hours_text(line.span_seconds) << " h / "
       << line.month_hours << " h) = " << line.months_needed << "\n";
     s << "  cheapest combination of terms (1–12, 24, 36, 48, 60 months) covering it: "
@@ -280,9 +329,13 @@ std::string explain_line(const QuoteResult& result, const QuoteLine& line) {
   }
   s << "  mode: " << to_string(*line.mode) << (line.interruptible ? " (interruptible)" : "")
     << "\n";
-  s << "  price " << row_text(*line.price_row) << "\n";
+  s << (line.commitment ? "  pay-as-you-go price (the break-even's) " : "  price ")
+    << row_text(*line.price_row) << "\n";
   if (line.gpu_price_row) {
-    s << "  per-GPU price " << row_text(*line.gpu_price_row) << "\n";
+    s << (line.commitment ? "  pay-as-you-go per-GPU price " : "  per-GPU price ")
+      << row_text(*line.gpu_price_row) << "\n";
+  }
+  if (line.gpu_price_row && !line.commitment) {
     s << "  unit price: host " << line.price_row->amount.to_string() << " + "
       << line.gpu_count.to_string() << " × " << line.gpu_price_row->amount.to_string() << " = "
       << line.unit_price->to_string() << " per " << to_string(line.price_row->unit) << "\n";

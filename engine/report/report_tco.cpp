@@ -17,6 +17,8 @@ using report::fixed;
 constexpr std::size_t kBuyColour = 0, kPaygColour = 1, kPrepaidColour = 2;
 
 std::string mode_name(BillingMode m) {
+  if (m == BillingMode::reserved_1y) return "1-year commitment";
+  if (m == BillingMode::reserved_3y) return "3-year commitment";
   return m == BillingMode::payg ? "pay-as-you-go" : "prepaid";
 }
 

@@ -30,7 +30,10 @@ LeaseVsBuyResult lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& co
   r.options = rent_options(catalog, in, r.notes);
   std::stable_sort(r.options.begin(), r.options.end(),
                    [](const RentOption& a, const RentOption& b) {
-                     if (a.mode != b.mode) return a.mode == BillingMode::payg;
+                     // payg, prepaid, then 1- and 3-year commitments.
+                     if (a.mode != b.mode) {
+                       return static_cast<int>(a.mode) < static_cast<int>(b.mode);
+                     }
                      // At utilisation 0 every pay-as-you-go total is 0: the hourly cost decides.
                      if (a.total != b.total) return a.total < b.total;
                      return a.total_line.per_utilisation < b.total_line.per_utilisation;
@@ -42,7 +45,19 @@ LeaseVsBuyResult lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& co
     return single && !best_single;  // options are sorted: the first of a kind is its cheapest
   };
   for (std::size_t i = 0; i < r.options.size(); ++i) {
-    auto& best = r.options[i].mode == BillingMode::payg ? r.best_payg : r.best_prepaid;
+    const BillingMode m = r.options[i].mode;
+    if (m == BillingMode::reserved_1y || m == BillingMode::reserved_3y) {
+      // Both terms share one best: a single node first, then the lower total.
+      const auto& b = r.best_commitment;
+      const bool single = r.options[i].instances == 1;
+      if (!b ||
+          (single != (r.options[*b].instances == 1) ? single
+                                                    : r.options[i].total < r.options[*b].total)) {
+        r.best_commitment = i;
+      }
+      continue;
+    }
+    auto& best = m == BillingMode::payg ? r.best_payg : r.best_prepaid;
     if (better(i, best)) best = i;
   }
   if (r.options.empty()) {
@@ -52,7 +67,7 @@ LeaseVsBuyResult lease_vs_buy(const Catalog& catalog, const LeaseVsBuyConfig& co
 
   const auto buy_nominal = buy_series(r.buy, false);
   const auto buy_pv = buy_series(r.buy, true);
-  for (auto best : {r.best_payg, r.best_prepaid}) {
+  for (auto best : {r.best_payg, r.best_prepaid, r.best_commitment}) {
     if (!best) continue;
     const RentOption& o = r.options[*best];
     Comparison c;

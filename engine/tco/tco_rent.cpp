@@ -19,6 +19,7 @@
 
 #include "gpubill/quote/quote.hpp"
 #include "gpubill/tco/tco.hpp"
+#include "tco/tco_commit.hpp"
 
 namespace gpubill {
 
@@ -113,8 +114,10 @@ const PriceRow* below_spot(const Catalog& catalog, const QuoteLine& line, Instan
   return nullptr;
 }
 
-// What an option rents: the offer, how many instances, its list price. Costs are left to fill.
-RentOption describe(const QuoteLine& line, int instances, BillingMode mode, PriceUnit unit) {
+}  // namespace
+
+RentOption tco_detail::describe_rent(const QuoteLine& line, int instances, BillingMode mode,
+                                     PriceUnit unit) {
   RentOption o;
   o.mode = mode;
   o.provider = line.provider;
@@ -133,11 +136,15 @@ RentOption describe(const QuoteLine& line, int instances, BillingMode mode, Pric
   return o;
 }
 
+namespace {
+
+using tco_detail::describe_rent;
+
 RentOption payg_option(const QuoteLine& line, int instances, const LeaseVsBuyInputs& in,
                        const Discounter& discount) {
   const Currency c = in.currency;
   const int horizon = in.horizon_months;
-  RentOption o = describe(line, instances, BillingMode::payg, PriceUnit::hour);
+  RentOption o = describe_rent(line, instances, BillingMode::payg, PriceUnit::hour);
   const Money hourly = converted_unit_price(line, c) * instances;
   o.per_month = in.utilisation.is_zero() ? Money::zero(c) : *line.total * instances;
   o.price_per_gpu_hour = Money(
@@ -162,7 +169,7 @@ RentOption prepaid_option(const QuoteLine& line, int instances, const LeaseVsBuy
                           const Discounter& discount) {
   const Currency c = in.currency;
   const int horizon = in.horizon_months;
-  RentOption o = describe(line, instances, BillingMode::prepaid, PriceUnit::month);
+  RentOption o = describe_rent(line, instances, BillingMode::prepaid, PriceUnit::month);
   const rules::PrepaidPlan& plan = *line.plan;
   o.plan = plan_text(plan);
   if (plan.months_covered > horizon) {
@@ -236,7 +243,9 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
 
   std::vector<RentOption> out;
   std::set<std::string> implausible;
-  for (BillingMode mode : {BillingMode::payg, BillingMode::prepaid}) {
+  for (BillingMode mode : {BillingMode::payg, BillingMode::prepaid, BillingMode::reserved_1y,
+                           BillingMode::reserved_3y}) {
+    const bool commitment = mode == BillingMode::reserved_1y || mode == BillingMode::reserved_3y;
     std::map<std::string, Candidate> best;  // by provider
     std::vector<QuoteResult> results;
     results.reserve(sizes.size());
@@ -244,6 +253,9 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
       Workload w = base_workload(in, k, mode);
       if (mode == BillingMode::payg) {
         w.duration.hours = hours;
+      } else if (commitment) {
+        // Held for the whole horizon: a commitment is paid whatever the utilisation.
+        w.duration.hours = Decimal(kHoursPerMonth) * in.horizon_months;
       } else {
         w.duration.months = in.horizon_months;
       }
@@ -252,6 +264,7 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
       for (const auto& line : results.back().lines) {
         if (!line.priced || !line.total || !line.unit_price) continue;
         if (mode == BillingMode::prepaid && !line.plan) continue;
+        if (commitment && (!line.commitment || line.mode != mode)) continue;
         if (mode == BillingMode::payg) {
           if (const PriceRow* spot = below_spot(catalog, line, instant_of(in.date))) {
             implausible.insert(line.provider + " " + line.instance_type +
@@ -271,9 +284,10 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
       }
     }
     for (const auto& [provider, cand] : best) {
-      RentOption o = mode == BillingMode::payg
-                         ? payg_option(*cand.line, cand.instances, in, discount)
-                         : prepaid_option(*cand.line, cand.instances, in, discount);
+      RentOption o =
+          mode == BillingMode::payg ? payg_option(*cand.line, cand.instances, in, discount)
+          : commitment ? tco_detail::commitment_option(*cand.line, cand.instances, in, discount)
+                       : prepaid_option(*cand.line, cand.instances, in, discount);
       const Decimal rented = o.gpus_per_instance * o.instances;
       if (o.instances > 1) {
         o.notes.push_back(provider + " has no single node with " + std::to_string(in.gpu_count) +
@@ -290,6 +304,15 @@ std::vector<RentOption> rent_options(const Catalog& catalog, const LeaseVsBuyInp
   }
   for (const auto& text : implausible) {
     notes.push_back("left out as implausible: pay-as-you-go " + text);
+  }
+  const bool committed = std::any_of(out.begin(), out.end(), [](const RentOption& o) {
+    return o.mode == BillingMode::reserved_1y || o.mode == BillingMode::reserved_3y;
+  });
+  if (!committed && !sizes.empty()) {
+    if (auto first = tco_detail::first_commitment_date(catalog, in)) {
+      notes.push_back("no 1- or 3-year commitment offer for these GPUs is in force on " +
+                      format_day(in.date) + " (the catalog's first starts " + *first + ")");
+    }
   }
   if (sizes.empty()) {
     notes.push_back("no instance type in the catalog has whole " + in.gpu.id +

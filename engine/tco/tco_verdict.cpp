@@ -1,10 +1,10 @@
 // Lease versus buy: the answer in one sentence (Verdict, tco.hpp).
 //
 // Every total is linear in the utilisation u (LinearCost). Buying is cheaper than renting at u
-// when buy(u) < rent_i(u) for both best options i (pay-as-you-go, prepaid). Each difference
-// rent_i − buy is linear, so the set where it is positive is an interval of 0 … 1; buying is
-// cheaper on their intersection, found from the crossing points (each exact, rounded half-even
-// to 12 decimals).
+// when buy(u) < rent_i(u) for every best option i (pay-as-you-go, prepaid, commitment). Each
+// difference rent_i − buy is linear, so the set where it is positive is an interval of 0 … 1;
+// buying is cheaper on their intersection, found from the crossing points (each exact, rounded
+// half-even to 12 decimals).
 #include <algorithm>
 
 #include "gpubill/base/percent.hpp"
@@ -43,7 +43,7 @@ std::string money(const Money& m) {
 Verdict verdict(const LeaseVsBuyResult& r) {
   Verdict v;
   v.buy_total = r.buy.total;
-  for (const auto& best : {r.best_payg, r.best_prepaid}) {
+  for (const auto& best : {r.best_payg, r.best_prepaid, r.best_commitment}) {
     if (!best) continue;
     if (!v.option || r.options[*best].total < r.options[*v.option].total) v.option = best;
   }
@@ -52,7 +52,7 @@ Verdict verdict(const LeaseVsBuyResult& r) {
   v.rent = v.rent_total < v.buy_total;
   v.difference = v.rent ? v.buy_total - v.rent_total : v.rent_total - v.buy_total;
   std::optional<std::pair<Decimal, Decimal>> buy_cheaper = std::make_pair(Decimal{}, Decimal(1));
-  for (const auto& best : {r.best_payg, r.best_prepaid}) {
+  for (const auto& best : {r.best_payg, r.best_prepaid, r.best_commitment}) {
     if (!best || !buy_cheaper) continue;
     const auto dearer = rent_dearer(r.buy.total_line, r.options[*best].total_line);
     if (!dearer) {
@@ -74,7 +74,10 @@ std::string describe(const Verdict& v, const LeaseVsBuyResult& r) {
   const RentOption& o = r.options[*v.option];
   std::string what = o.provider + " " + o.instance_type;
   if (o.instances > 1) what += " × " + std::to_string(o.instances);
-  what += o.mode == BillingMode::payg ? " (pay-as-you-go)" : " (prepaid)";
+  what += o.mode == BillingMode::payg          ? " (pay-as-you-go)"
+          : o.mode == BillingMode::prepaid     ? " (prepaid)"
+          : o.mode == BillingMode::reserved_1y ? " (1-year commitment)"
+                                               : " (3-year commitment)";
   std::string out;
   if (v.rent) {
     out = "Rent " + what + ": " + span + " it costs " + money(v.rent_total) + ", " +

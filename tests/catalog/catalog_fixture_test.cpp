@@ -22,7 +22,8 @@ namespace {
 struct Bundled {
   CatalogData data;
   // Which file each row came from, per section, for messages.
-  std::vector<std::string> price_files, discount_files, disk_files, bandwidth_files, policy_files;
+  std::vector<std::string> price_files, discount_files, disk_files, bandwidth_files, policy_files,
+      commitment_files;
 };
 
 const Bundled& bundled() {
@@ -41,6 +42,7 @@ const Bundled& bundled() {
       append(b.data.disk_prices, d.disk_prices, b.disk_files);
       append(b.data.bandwidth_prices, d.bandwidth_prices, b.bandwidth_files);
       append(b.data.policies, d.policies, b.policy_files);
+      append(b.data.commitments, d.commitments, b.commitment_files);
       for (auto& x : d.fx_rates) b.data.fx_rates.push_back(std::move(x));
       for (auto& x : d.instance_types) b.data.instance_types.push_back(std::move(x));
       for (auto& x : d.gpus) b.data.gpus.push_back(std::move(x));
@@ -112,6 +114,8 @@ TEST_CASE("bundled catalog: sources, periods, spot regions and rentable units",
     check(b.data.disk_prices, b.disk_files, "disk price");
     check(b.data.bandwidth_prices, b.bandwidth_files, "bandwidth price");
     check(b.data.policies, b.policy_files, "policy");
+    REQUIRE(!b.data.commitments.empty());
+    check(b.data.commitments, b.commitment_files, "commitment");
     for (const auto& r : b.data.fx_rates) {
       INFO("FX rate " << r.from.to_string() << "/" << r.to.to_string() << " of "
                       << format_day(r.day));
@@ -137,6 +141,14 @@ TEST_CASE("bundled catalog: sources, periods, spot regions and rentable units",
     };
     check_no_overlap(b.data.disk_prices, b.disk_files, resource_key, "disk price");
     check_no_overlap(b.data.bandwidth_prices, b.bandwidth_files, resource_key, "bandwidth price");
+    check_no_overlap(
+        b.data.commitments, b.commitment_files,
+        [](const CommitmentRow& r) {
+          return std::make_tuple(r.provider, static_cast<int>(r.subject_kind), r.subject, r.region,
+                                 static_cast<int>(r.program), r.offering_class, r.term_months,
+                                 static_cast<int>(r.payment));
+        },
+        "commitment");
     check_no_overlap(
         b.data.policies, b.policy_files, [](const BillingPolicy& p) { return p.provider; },
         "policy");

@@ -491,10 +491,11 @@ TEST_CASE("catalog import and validate summarise in JSON and CSV", "[catalog_imp
     CHECK(doc["valid"] == true);
     CHECK(doc["written"] == (std::string(command) == "catalog import "));
     CHECK(doc["errors"].empty());
-    REQUIRE(doc["rows"].size() == 10);
+    REQUIRE(doc["rows"].size() == 11);  // every kind of row, commitments last
     CHECK(doc["rows"][4]["kind"] == "prices");
     CHECK(doc["rows"][4]["rows"].get<int>() > 0);
     CHECK(doc["total_rows"].get<int>() >= doc["rows"][4]["rows"].get<int>());
+    CHECK(doc["rows"][10]["kind"] == "commitments");
   }
   const auto c = run_cli("catalog validate " + file + " --format csv" + db, Stderr::discarded);
   REQUIRE(c.status == 0);

@@ -17,6 +17,7 @@
 
 #include "gpubill/base/money.hpp"
 #include "gpubill/base/time.hpp"
+#include "gpubill/catalog/commitment.hpp"
 #include "gpubill/catalog/policy.hpp"
 
 namespace gpubill {
@@ -155,6 +156,7 @@ struct CatalogData {
   std::vector<ResourcePriceRow> disk_prices, bandwidth_prices;
   std::vector<FxRate> fx_rates;
   std::vector<BillingPolicy> policies;
+  std::vector<CommitmentRow> commitments;  // commitment.hpp
 };
 
 class Catalog {

@@ -26,7 +26,11 @@
 //                     after its retired_on;
 //   region_currency   one region receives instance prices in two currencies (a region-less row
 //                     applies to every region): mainland and international sites of a provider
-//                     must be distinct regions, each with its own currency.
+//                     must be distinct regions, each with its own currency;
+//   commitment_discount  a commitment offer (commitment.hpp) costs, over its term, no less than
+//                     the pay-as-you-go price in force for the same subject and region at its
+//                     effective_from for every hour of the term, is in another currency, or is
+//                     offered on or after its instance type was retired.
 // Pure: reads only its argument.
 #pragma once
 

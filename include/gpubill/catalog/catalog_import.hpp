@@ -36,7 +36,7 @@ inline constexpr std::int64_t kMaxCatalogAmount = 1'000'000'000;
 struct ImportReport {
   std::string file;
   std::size_t providers = 0, regions = 0, gpus = 0, instance_types = 0, prices = 0, discounts = 0,
-              disk_prices = 0, bandwidth_prices = 0, fx_rates = 0, policies = 0;
+              disk_prices = 0, bandwidth_prices = 0, fx_rates = 0, policies = 0, commitments = 0;
   // Things worth knowing that did not stop the import: skipped rows (with their line), prices
   // that disagreed between zones, instance types already in the database that were kept.
   std::vector<std::string> notes;

@@ -12,7 +12,14 @@
 //   prepaid      rules::cheapest_prepaid_plan over rules::standard_prepaid_terms() with the
 //                catalog's term discounts, for ceil(calendar span / 720 h) months.
 //   reserved_1y / reserved_3y  the hourly rate for every hour of as many whole terms
-//                (8760 h / 26280 h) as the span needs, settled like payg.
+//                (8760 h / 26280 h) as the span needs, settled like payg; and, one line per
+//                commitment offer in force (gpubill/catalog/commitment.hpp: reserved instances,
+//                savings plans, committed use discounts), as many whole terms as the span needs,
+//                each its upfront plus its hourly fee for every hour of the term, used or not
+//                (QuoteLine::commitment). A commitment line is built from the offer's
+//                pay-as-you-go line (the same usage, storage and network, and the price its
+//                break-even utilisation is measured against): an offer without a priced
+//                pay-as-you-go line gets none.
 // plus storage (dataset + headroom on the workload's disk kind, with the provider's disk price)
 // and network when the workload asks for them. Totals are converted to the comparison currency
 // with the catalog's FX rate of the quote date (Catalog::convert), and ranked; ties go to
@@ -65,6 +72,27 @@ struct LinePart {
   std::string detail;  // what was priced, or why it is unpriced
 };
 
+// A commitment line's terms (QuoteLine::commitment). Amounts in the rows' currency unless said.
+struct CommitmentTerms {
+  const CommitmentRow* row = nullptr;      // the instance's (or host's) commitment row
+  const CommitmentRow* gpu_row = nullptr;  // per-GPU row of attached GPUs (Google)
+  std::int64_t term_hours = 0;             // 8760 or 26280
+  int terms = 0;                           // whole terms covering the workload's span (≥ 1)
+  Money upfront{Decimal{}, Currency::parse("USD")};    // per term: host + GPUs
+  Money hourly{Decimal{}, Currency::parse("USD")};     // per hour of the term: host + GPUs
+  Money term_cost{Decimal{}, Currency::parse("USD")};  // upfront + hourly × term_hours
+  // Committed hours after the workload's span ends (priced all the same); 0 when it fits.
+  std::int64_t hours_beyond_workload = 0;
+  // Used instance-hours / committed hours (4 decimals, half-up); the total per used hour in the
+  // comparison currency (4 decimals, half-up), unset when nothing is used.
+  Decimal utilisation;
+  std::optional<Money> effective_hourly;
+  // The utilisation above which the commitment costs less than pay-as-you-go at the offer's
+  // hourly price: term_cost / (payg hourly × term_hours), 4 decimals, half-up (above 1: never).
+  // Unset when the pay-as-you-go price is in another currency.
+  std::optional<Decimal> break_even_utilisation;
+};
+
 struct QuoteLine {
   std::size_t rank = 0;  // 1-based, over the whole ranking
   std::string id;        // "tencent/*/GN10X.2XLARGE40/prepaid"
@@ -110,6 +138,10 @@ struct QuoteLine {
   std::optional<rules::PrepaidPlan> plan;  // prepaid
   int reserved_terms = 0;
   std::int64_t reserved_term_hours = 0;
+  // A commitment line (mode reserved_1y / reserved_3y; id ".../reserved_3y/ri-standard-all-
+  // upfront"): its offer rows and arithmetic. price_row and gpu_price_row are then the
+  // pay-as-you-go rows of the break-even; unit_price is term_cost / term_hours.
+  std::optional<CommitmentTerms> commitment;
   std::optional<Money> compute;
   std::optional<Money> compute_converted;
   std::optional<FxRate> fx;  // rate of the compute conversion; unset when none was needed
@@ -219,6 +251,9 @@ class QuoteEngine {
   struct Index;
 
  private:
+  // The quote without commitment lines (quote.cpp); quote() adds them (quote_commitments.cpp).
+  QuoteResult quote_offers(const ResolvedWorkload& workload, const QuoteOptions& options) const;
+
   const Catalog& catalog_;
   std::unique_ptr<Index> index_;
 };

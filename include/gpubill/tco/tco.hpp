@@ -201,7 +201,7 @@ BuyModel buy_model(const LeaseVsBuyInputs& inputs);
 // One instance (a single node with every GPU) when the provider offers one that meets the
 // host floors; else the fewest instances that do.
 struct RentOption {
-  BillingMode mode = BillingMode::payg;  // payg or prepaid
+  BillingMode mode = BillingMode::payg;  // payg, prepaid, reserved_1y or reserved_3y (commitments)
   std::string provider, region, instance_type, gpu;
   Decimal gpus_per_instance;
   int instances = 0;
@@ -297,7 +297,11 @@ struct LeaseVsBuyResult {
   // region) is implausible: such an offer is left out, with a note.
   std::vector<RentOption> options;
   std::optional<std::size_t> best_payg, best_prepaid;
-  std::vector<Comparison> comparisons;  // against best_payg, then best_prepaid (when found)
+  // The cheapest commitment option (1- or 3-year: reserved instance, savings plan, committed use
+  // discount; modes reserved_1y / reserved_3y, after prepaid in `options`), single nodes first.
+  std::optional<std::size_t> best_commitment;
+  // Against best_payg, best_prepaid, then best_commitment (when found).
+  std::vector<Comparison> comparisons;
   Verdict verdict;
   // Owning: buying's horizon total / (GPUs × 730 × horizon × utilisation); unset at 0.
   std::optional<Money> owned_per_gpu_hour;

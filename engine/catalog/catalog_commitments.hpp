@@ -1,0 +1,28 @@
+// Private to the engine: the commitment rows (gpubill/catalog/commitment.hpp) in the catalog
+// JSON (section "commitments", docs/catalog-format.md) and in the database (table
+// commitment_price, migrations/0014_commitments.sql).
+#pragma once
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include "base/json_fields.hpp"
+#include "gpubill/catalog/catalog.hpp"
+
+namespace gpubill {
+
+// One row of the "commitments" section, checked: the term is 12 or 36 months, amounts are
+// within the catalog bounds, no_upfront has no upfront and all_upfront no hourly fee, a
+// partial_upfront row has both, an RI names its class ("standard" or "convertible") and no
+// other program does. Throws InputError naming the field.
+CommitmentRow read_commitment_json(const json_input::Fields& f, const Decimal& max_amount);
+
+// Rows of one key (provider, subject, region, program, class, term, payment) must not overlap
+// in time. Throws InputError naming the later row.
+void check_commitment_periods(const std::vector<CommitmentRow>& rows, const std::string& file);
+
+// Reads every commitment_price row into out.commitments (key order); writes (upserts) those of
+// `data`. Throw SQLite::Exception (the callers wrap it).
+void read_commitments(SQLite::Database& db, CatalogData& out);
+void write_commitments(SQLite::Database& db, const CatalogData& data);
+
+}  // namespace gpubill
