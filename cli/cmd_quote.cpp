@@ -279,26 +279,33 @@ int quote_status(const QuoteResult& q) {
   return q.offers_fitting == 0 || q.lines_priced == 0 ? kExitNothingMatched : kExitOk;
 }
 
-// The header of a text quote: the workload, its assumptions, the quote date and how it was
-// chosen, the newest price source per provider, the currency.
+// The header of a text quote: the workload, its assumptions (the quote date and how it was
+// chosen, the FX rates), the catalog's effective date per provider (current, or stale at that
+// date) and the rule for a current price.
 void print_quote_header(std::ostream& out, const PricedQuote& priced) {
   const QuoteResult& q = priced.result;
   write_wrapped(out, "Quote: " + describe(priced.workload), "", "  ");
   for (const auto& a : q.assumptions) write_wrapped(out, a, "  - ", "    ");
-  std::vector<std::string> dates;
+  std::vector<std::string> current, stale;
   for (const auto& [provider, day] : newest_price_sources(priced.catalog, q)) {
-    dates.push_back(provider + " " + day);
+    (stale_as_of(day, q.at) ? stale : current).push_back(provider + " " + day);
   }
-  if (!dates.empty()) {
-    write_wrapped(out, "Newest price source per provider: " + join(dates, ", ") + ".", "", "  ");
+  if (!current.empty() || !stale.empty()) {
+    std::string text = "Catalog effective date per provider (its newest price source): ";
+    if (!current.empty()) text += join(current, ", ");
+    if (!stale.empty()) {
+      text += std::string(current.empty() ? "" : "; ") + "every price stale: " + join(stale, ", ");
+    }
+    write_wrapped(out, text + ".", "", "  ");
   }
-  if (q.stale_apart && q.lines_stale > 0) {
-    write_wrapped(out,
-                  "A price whose source is dated over " + std::to_string(kStaleAfterMonths) +
-                      " months before that day is stale: listed apart, not ranked with the "
-                      "current ones (--include-stale ranks them together).",
-                  "", "  ");
-  }
+  write_wrapped(out,
+                "A price is current when it is in force on the quote date (not superseded by a "
+                "later row) and its source is dated at most " +
+                    std::to_string(kStaleAfterMonths) + " months before it; an older one is stale" +
+                    (q.stale_apart ? ": listed apart, not ranked with the current ones "
+                                     "(--include-stale ranks them together)."
+                                   : ", ranked with the current ones (--include-stale)."),
+                "", "  ");
   out << "\n";
 }
 
@@ -458,6 +465,7 @@ int run_advise(const Globals& globals, const WorkloadArgs& args, Format format) 
   const bool no_duration = !d.hours && !d.hours_per_day && !d.days && !d.months && !d.gpu_hours &&
                            !d.pflop && !d.reference_gpu;
   if (no_duration) spec.duration.hours = Decimal(720);  // the cheapest column is for a month
+  spec.today = today_utc();                             // the date when the workload names none
   const ResolvedWorkload w = resolve_workload(spec, catalog);
   const Advice advice = engine.advise(w);
 

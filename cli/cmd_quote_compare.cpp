@@ -66,6 +66,16 @@ std::string rank_change_text(const LineComparison& c) {
   return rank_of(c.before) + " \u2192 " + rank_of(c.after);
 }
 
+// A part of a total's move, as its total is shown; empty when the move is not split.
+std::string part_cell(const std::optional<Decimal>& part, const QuoteSnapshotLine& line) {
+  if (!part || !line.total) return "";
+  return money_cell(std::optional<Money>(Money(*part, line.total->currency())));
+}
+
+std::string rate_of(const QuoteSnapshotLine* l) {
+  return l && l->fx_rate ? l->fx_rate->to_string() : "";
+}
+
 // Totals in the quote's currency, named below the table.
 Table text_table(const QuoteComparison& cmp) {
   Table t{{{"change"},
@@ -80,6 +90,8 @@ Table text_table(const QuoteComparison& cmp) {
            {"was", true},
            {"total", true},
            {"delta", true},
+           {"by_price", true},
+           {"by_fx", true},
            {"total_pct", true}},
           {}};
   for (const auto& c : cmp.lines) {
@@ -90,7 +102,8 @@ Table text_table(const QuoteComparison& cmp) {
     t.add_row({std::string(to_string(c.kind)), rank_change_text(c), signed_move(c.rank_move),
                k.provider, k.region, k.instance_type, k.mode.empty() ? "-" : k.mode,
                price_change_text(c), pct(c.price_percent), money_cell(total_of(c.before)),
-               money_cell(total_of(c.after)), money_cell(delta), pct(c.total_percent)});
+               money_cell(total_of(c.after)), money_cell(delta), part_cell(c.total_delta_price, k),
+               part_cell(c.total_delta_fx, k), pct(c.total_percent)});
   }
   return t;
 }
@@ -115,18 +128,38 @@ Table data_table(const QuoteComparison& cmp, const Currency& currency) {
            {"total_currency"},
            {"total_delta"},
            {"total_pct"},
-           {"total_pct_exact"}},
+           {"total_pct_exact"},
+           {"total_delta_price"},
+           {"total_delta_fx"},
+           {"fx_rate_before"},
+           {"fx_rate_after"}},
           {}};
   for (const auto& c : cmp.lines) {
     const auto& k = key_of(c);
     const auto price = price_of(c.after) ? price_of(c.after) : price_of(c.before);
-    t.add_row({std::string(to_string(c.kind)), k.provider, k.region, k.instance_type, k.mode,
-               rank_of(c.before), rank_of(c.after), c.rank_move ? std::to_string(*c.rank_move) : "",
-               exact(price_of(c.before)), exact(price_of(c.after)),
-               price ? price->currency().to_string() : "", decimal_or_empty(c.price_delta),
-               plain_pct(c.price_percent), exact(total_of(c.before)), exact(total_of(c.after)),
-               currency.to_string(), decimal_or_empty(c.total_delta), plain_pct(c.total_percent),
-               decimal_or_empty(c.total_percent)});
+    t.add_row({std::string(to_string(c.kind)),
+               k.provider,
+               k.region,
+               k.instance_type,
+               k.mode,
+               rank_of(c.before),
+               rank_of(c.after),
+               c.rank_move ? std::to_string(*c.rank_move) : "",
+               exact(price_of(c.before)),
+               exact(price_of(c.after)),
+               price ? price->currency().to_string() : "",
+               decimal_or_empty(c.price_delta),
+               plain_pct(c.price_percent),
+               exact(total_of(c.before)),
+               exact(total_of(c.after)),
+               currency.to_string(),
+               decimal_or_empty(c.total_delta),
+               plain_pct(c.total_percent),
+               decimal_or_empty(c.total_percent),
+               decimal_or_empty(c.total_delta_price),
+               decimal_or_empty(c.total_delta_fx),
+               rate_of(c.before),
+               rate_of(c.after)});
   }
   return t;
 }
@@ -150,6 +183,7 @@ void write_quote_comparison(std::ostream& out, const QuoteResult& now, const Quo
   const std::size_t added = cmp.count(LineChangeKind::added),
                     removed = cmp.count(LineChangeKind::removed),
                     price = cmp.count(LineChangeKind::price), fx = cmp.count(LineChangeKind::fx),
+                    price_fx = cmp.count(LineChangeKind::price_fx),
                     changed = cmp.count(LineChangeKind::changed),
                     moved = cmp.count(LineChangeKind::moved),
                     same = cmp.count(LineChangeKind::same);
@@ -163,6 +197,7 @@ void write_quote_comparison(std::ostream& out, const QuoteResult& now, const Quo
                                 {"removed", removed},
                                 {"price", price},
                                 {"fx", fx},
+                                {"price_fx", price_fx},
                                 {"changed", changed},
                                 {"moved", moved},
                                 {"same", same},
@@ -176,12 +211,15 @@ void write_quote_comparison(std::ostream& out, const QuoteResult& now, const Quo
   }
   out << "Compared with " << before_path << " (prices at " << at_text(before.at) << "; now "
       << format_instant(now.at) << "): " << added << " new, " << removed << " removed, " << price
-      << " with a new price, " << fx << " moved by the exchange rate only, " << changed
-      << " changed otherwise, " << moved << " only moved in rank, " << same << " the same.\n\n";
+      << " with a new price, " << fx << " moved by the exchange rate only, " << price_fx
+      << " by both a new price and the exchange rate, " << changed << " changed otherwise, "
+      << moved << " only moved in rank, " << same << " the same.\n\n";
   write_table(out, text_table(cmp), format);
   out << "\nLines are matched by provider, region, instance type and mode. change: price (the "
          "unit price moved), fx (same price in another currency, the exchange rate moved the "
-         "total), changed (the total moved otherwise, or a price became known), moved (only the "
+         "total), price+fx (both moved: by_price is the move at the earlier rate, by_fx what the "
+         "rate moved, current amount × (rate now − rate before); they add up to delta), changed "
+         "(the total moved otherwise, or a price became known), moved (only the "
          "rank), same. move: places up (+) or down (−) the ranking; delta = total − was; "
          "percentages of the earlier value, rounded half up to "
       << kPercentDecimals << " decimals. Totals are in " << now.currency.to_string() << ".\n";

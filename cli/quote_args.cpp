@@ -70,7 +70,8 @@ void add_workload_options(CLI::App& sub, WorkloadArgs& a) {
   add("--mode", a.modes,
       "Allowed billing mode (repeatable): payg, prepaid, spot, reserved_1y, reserved_3y");
   add("--currency", a.currency, "Comparison currency (default CNY)");
-  add("--at", a.at, "Date whose prices and FX rates apply (default: the latest price date)");
+  add("--at", a.at,
+      "Date whose prices and FX rates apply, YYYY-MM-DD or RFC 3339 (default: today, UTC)");
 }
 
 Workload build_workload(const WorkloadArgs& a) {
@@ -205,6 +206,11 @@ std::string describe(const ResolvedWorkload& w) {
   return w.gpu_units().to_string() + " × " + gpu + floors;
 }
 
+Instant today_utc() {
+  // The one place a quote reads the clock; the engine takes the day as input.
+  return std::chrono::floor<date::days>(std::chrono::system_clock::now());
+}
+
 PricedQuote::PricedQuote(Catalog c, Workload spec, const QuoteOptions& options)
     : catalog(std::move(c)),
       engine(catalog),
@@ -222,7 +228,8 @@ std::unique_ptr<PricedQuote> price_workload(gpubill::Database& db, Workload spec
       // resolve_workload reports it, naming the field
     }
   } else {
-    at = latest_price_date(db);
+    if (!spec.today) spec.today = today_utc();
+    at = spec.today;
   }
   Catalog catalog = at ? load_quote_catalog(db, *at, spec) : Catalog::load(db);
   return std::make_unique<PricedQuote>(std::move(catalog), std::move(spec), options);

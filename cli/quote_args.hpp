@@ -43,8 +43,12 @@ Workload build_workload(const WorkloadArgs& a);
 // One line describing the resolved workload: "1 × V100 (V100-SXM2-16GB), memory ≥ 16 GB".
 std::string describe(const ResolvedWorkload& w);
 
-// A workload priced as `gpubill quote` prices it: the catalog around the workload's date (the
-// latest price date by default), the engine over it, the resolved workload and its quote. Not
+// The current day, 00:00 UTC, read from the system clock: the date of a quote whose workload
+// names none (Workload::today).
+Instant today_utc();
+
+// A workload priced as `gpubill quote` prices it: the catalog around the workload's date (today
+// by default, today_utc), the engine over it, the resolved workload and its quote. Not
 // movable: the engine and the quote point into the catalog.
 struct PricedQuote {
   PricedQuote(Catalog c, Workload spec, const QuoteOptions& options);

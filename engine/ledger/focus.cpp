@@ -294,7 +294,7 @@ FocusRow cells(const ChargeLine& c, const LineFacts& f, const RowValues& v, Fact
       list,                                                // ContractedCost
       unit_price,                                          // ContractedUnitPrice
       effective,                                           // EffectiveCost
-      v.billing.invoice_id,                                // InvoiceId
+      text_or_null(v.billing.invoice_id),                  // InvoiceId (null: a forecast)
       f.provider->name,                                    // InvoiceIssuerName
       list,                                                // ListCost
       unit_price,                                          // ListUnitPrice
@@ -378,6 +378,17 @@ RowValues amortised_slice(const Amortised& a) {
                " amortised, hour " + std::to_string(k + 1) + " of " + std::to_string(a.slices) +
                    " of " + a.amount.to_string() + " " + c.currency.to_string());
   return v;
+}
+
+// An amortised hour after the replay's end, in FOCUS's own terms: no invoice holds it yet
+// (InvoiceId null: "not associated with an invoice or a pre-generated provisional invoice"),
+// nothing is billed (BilledCost 0), it corrects nothing (ChargeClass null; "Correction" is
+// FOCUS 1.2's only value), and its description says it is a forecast; x_RowKind "forecast".
+void mark_forecast(RowValues& v) {
+  v.row_kind = "forecast";
+  v.billing.invoice_id.clear();
+  v.billing.correction = false;
+  v.description = "Forecast (after the replay's end, not billed yet): " + v.description;
 }
 
 // Streams the rows of hourly lines, merging in the amortised hours of the purchases met so
@@ -494,7 +505,7 @@ class RowStream {
       if (ahead && part_ == FocusPart::billed) continue;  // the rest of it is a forecast
       if (ahead == (part_ == FocusPart::forecast)) {
         RowValues v = amortised_slice(a);
-        if (ahead) v.row_kind = "forecast";
+        if (ahead) mark_forecast(v);
         emit(a.line, a.facts, v);
       }
       if (++a.next < a.slices) pending_.push(std::move(a));

@@ -710,6 +710,7 @@ void build_lines(Ctx& ctx, const std::vector<Ranked>& best,
   result.currency_default = w.currency_default;
   result.at = w.at;
   result.at_default = w.at_default;
+  result.at_today = w.at_today;
   result.lines.reserve(best.size() + unknowns.size());
   for (std::size_t k = 0; k < best.size(); ++k) {
     QuoteLine line = build_line(ctx, ix.offers[best[k].offer], best[k].mode);

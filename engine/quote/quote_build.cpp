@@ -469,7 +469,9 @@ std::vector<std::string> assumptions(Ctx& ctx) {
   const auto& w = ctx.w;
   std::vector<std::string> out;
   out.push_back("prices, policies and FX rates in force on " + format_instant(w.at) +
-                (w.at_default ? " (default: the latest price date in the catalog)" : ""));
+                (w.at_today     ? " (default: today)"
+                 : w.at_default ? " (default: the latest price date in the catalog)"
+                                : ""));
   out.push_back("totals in " + ctx.cmp.to_string() +
                 (w.currency_default ? " (default comparison currency)" : ""));
   for (const auto& r : ctx.rates) {

@@ -58,6 +58,13 @@ class Object {
     }
     return static_cast<std::size_t>(v->get<std::uint64_t>());
   }
+  // The object at `key`, or nullopt when null or absent.
+  std::optional<Object> object(const std::string& key) const {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (!v->is_object()) fail(key, "expected an object or null");
+    return Object(*v, child_pointer(pointer_, key), file_);
+  }
   // {"amount": "13.86", "currency": "CNY"}, or nullopt when null or absent.
   std::optional<Money> money(const std::string& key) const {
     const json* v = find(key);
@@ -82,11 +89,38 @@ class Object {
   const std::string& file_;
 };
 
+// The line's total before conversion ("compute" plus the storage and network "amount" in the
+// same currency) and the rate of "fx" (1 when null); left unset when "compute" is absent (a
+// quote of an older gpubill) or the parts are in several currencies.
+void native_total_of(const Object& o, QuoteSnapshotLine& line) {
+  std::optional<Money> native = o.money("compute");
+  if (!native || !line.total) return;
+  for (const char* key : {"storage", "network"}) {
+    const auto part = o.object(key);
+    const std::optional<Money> amount = part ? part->money("amount") : std::nullopt;
+    if (!amount) continue;
+    if (amount->currency() != native->currency()) return;
+    native = *native + *amount;
+  }
+  std::optional<Decimal> rate = Decimal(1);
+  if (const auto fx = o.object("fx")) {
+    rate = Decimal::try_parse(fx->text("rate"));
+    if (!rate) fx->fail("rate", "expected an exact decimal string");
+  } else if (native->currency() != line.total->currency()) {
+    return;
+  }
+  line.native_total = native;
+  line.fx_rate = rate;
+}
+
 QuoteSnapshotLine line_of(const json& value, const std::string& pointer, const std::string& file) {
   if (!value.is_object()) throw InputError(file, pointer, "", "expected a quote line (an object)");
   const Object o(value, pointer, file);
-  return {o.text("provider"), o.text("region"),      o.text("instance_type"), o.text("mode", false),
-          o.rank(),           o.money("unit_price"), o.money("total")};
+  QuoteSnapshotLine line{o.text("provider"),    o.text("region"), o.text("instance_type"),
+                         o.text("mode", false), o.rank(),         o.money("unit_price"),
+                         o.money("total"),      std::nullopt,     std::nullopt};
+  native_total_of(o, line);
+  return line;
 }
 
 }  // namespace

@@ -497,6 +497,9 @@ void resolve_date(const Workload& w, const Catalog& catalog, ResolvedWorkload& r
     } catch (const ParseError& e) {
       fail(w, "/date", e.what());
     }
+  } else if (w.today) {
+    r.at = *w.today;
+    r.at_today = true;
   } else {
     const auto latest = catalog.latest_price_date();
     if (!latest) fail(w, "/date", "the catalog holds no prices, so there is no default date");

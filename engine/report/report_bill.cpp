@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <ostream>
 
 #include "gpubill/report/report.hpp"
@@ -84,6 +85,56 @@ void statement_tables(std::ostream& out, const MonthlyStatement& s) {
   out << "</tbody></table>\n";
 }
 
+// The month's cost per day in one currency as the FOCUS export's EffectiveCost has it: what
+// each line billed on the day, except that a purchase covering a period ahead (a prepaid
+// order, renewal, upgrade, refund) counts its amortised share of each day (amortised_share)
+// instead of its cash on the day it was paid; the rounding of such a purchase stays on its day.
+std::vector<Decimal> amortised_per_day(const BillReportData& d, const Currency& currency,
+                                       const std::vector<Instant>& days) {
+  const std::size_t n = days.size() - 1;
+  std::vector<Decimal> out(n);
+  const auto day_of = [&](Instant t) {
+    return static_cast<std::size_t>(std::upper_bound(days.begin(), days.end(), t) - days.begin()) -
+           1;
+  };
+  for (const auto& line : d.lines) {
+    if (line.currency != currency) continue;
+    if (amortised_share(line, days.front(), days.back())) {
+      if (const std::size_t k = day_of(line.period_start); k < n) out[k] += line.total_rounding();
+      continue;
+    }
+    for (std::size_t k = day_of(line.period_start); k < n && days[k] < line.period_end; ++k) {
+      if (auto part = slice_line(line, days[k], days[k + 1])) out[k] += part->total_billed;
+    }
+  }
+  for (const auto& purchase : d.purchases) {
+    if (purchase.currency != currency) continue;
+    for (std::size_t k = 0; k < n; ++k) {
+      out[k] += amortised_share(purchase, days[k], days[k + 1]).value_or(Decimal{});
+    }
+  }
+  return out;
+}
+
+// The amortised cost per day as a dashed line over the day bars, a dot per day holding its
+// exact amount (data-amortised).
+void draw_amortised(report::Svg& svg, const report::Scale& x, const report::Scale& y,
+                    const std::vector<Decimal>& amortised, const Currency& currency) {
+  std::vector<std::pair<double, double>> points;
+  for (std::size_t k = 0; k < amortised.size(); ++k) {
+    points.emplace_back(x.px(Decimal(static_cast<std::int64_t>(k + 1))), y.px(amortised[k]));
+  }
+  svg.polyline(points, "series-line " + report::colour_class(0) + " d1",
+               "data-series=\"amortised\"");
+  for (std::size_t k = 0; k < amortised.size(); ++k) {
+    svg.circle(points[k].first, points[k].second, 3, "marker " + report::colour_class(0),
+               "day " + std::to_string(k + 1) + " amortised: " + amortised[k].to_string() + " " +
+                   currency.to_string(),
+               "data-day=\"" + std::to_string(k + 1) + "\" data-amortised=\"" +
+                   amortised[k].to_string() + "\"");
+  }
+}
+
 // Cost per day in one currency, stacked: a segment per (component, instance) and day, and its
 // legend. Up to 8 series each has its colour; more are coloured by component.
 std::string daily_chart(const BillReportData& d, const Currency& currency,
@@ -108,7 +159,9 @@ std::string daily_chart(const BillReportData& d, const Currency& currency,
   for (const auto& [key, row] : cells) {
     for (std::size_t k = 0; k < n; ++k) totals[k] += row[k];
   }
-  const Decimal top = totals.empty() ? Decimal(0) : *std::max_element(totals.begin(), totals.end());
+  const std::vector<Decimal> amortised = amortised_per_day(d, currency, days);
+  Decimal top = totals.empty() ? Decimal(0) : *std::max_element(totals.begin(), totals.end());
+  for (const Decimal a : amortised) top = std::max(top, a);
   const auto yticks = report::nice_ticks(Decimal(0), top, 8);
   const double height = 380;
   const report::PlotArea area = report::line_chart_area(kWidth, height);
@@ -155,24 +208,37 @@ std::string daily_chart(const BillReportData& d, const Currency& currency,
                    row[k].to_string() + "\"");
     }
   }
+  draw_amortised(svg, x, y, amortised, currency);
+  legend += "<div class=\"legend\">" +
+            report::legend_item(0, "amortised: prepaid orders spread per day (FOCUS EffectiveCost)",
+                                true) +
+            "</div>\n";
   return legend + svg.finish();
 }
 
-// The balance as a step line: flat between movements, a jump at each.
-std::string balance_chart(const MonthlyStatement& s, const BalanceSummary& b, std::int64_t days) {
-  report::LineSeries line{"balance " + b.currency.to_string(), {}, 0, 0, "data-series=\"balance\""};
-  Decimal balance = b.opening;
-  line.points.push_back({Decimal(1), balance});
-  for (const auto& m : s.movements) {
-    if (m.currency != b.currency) continue;
-    const Decimal x = day_x(s, m.at);
-    line.points.push_back({x, balance});
-    balance = m.balance_after;
-    line.points.push_back({x, balance});
+// The balance as a step line: flat between steps, a jump at each hourly settlement and each
+// other movement, as balance_by_settlement has them; every step's exact balance is in
+// data-balance-points ("instant=balance", space-separated).
+std::string balance_chart(const BillReportData& d, const BalanceSummary& b, std::int64_t days) {
+  const MonthlyStatement& s = d.statement;
+  report::LineSeries line{"balance " + b.currency.to_string(), {}, 0, 0, {}};
+  std::string exact;
+  std::optional<Decimal> balance;
+  for (const auto& p : d.balance_points) {
+    if (p.currency != b.currency) continue;
+    const Decimal x = day_x(s, p.at);
+    if (balance) line.points.push_back({x, *balance});
+    balance = p.balance;
+    line.points.push_back({x, *balance});
+    exact += (exact.empty() ? "" : " ") + format_instant(p.at) + "=" + p.balance.to_string();
   }
-  line.points.push_back({Decimal(days + 1), balance});
+  if (!balance) balance = b.opening;
+  if (line.points.empty()) line.points.push_back({Decimal(1), *balance});
+  line.points.push_back({Decimal(days + 1), *balance});
+  line.attributes = "data-series=\"balance\" data-currency=\"" + b.currency.to_string() +
+                    "\" data-balance-points=\"" + exact + "\"";
   report::LineChart chart;
-  chart.label = "Balance over the month, " + b.currency.to_string();
+  chart.label = "Balance after each settlement, " + b.currency.to_string();
   chart.height = 300;
   chart.x_title = "day of the month (" + s.time_zone + ")";
   chart.y_title = "balance (" + b.currency.to_string() + ")";
@@ -316,12 +382,16 @@ void write_bill_report(std::ostream& out, const BillReportData& d) {
   const auto n = static_cast<std::int64_t>(days.size() - 1);
   for (const auto& t : s.totals) {
     out << "<h2>Cost per day, " << t.currency.to_string() << "</h2>\n"
-        << "<p class=\"lead\">Each day's bar stacks one segment per instance and component "
-           "(hover for its amount).</p>\n"
+        << "<p class=\"lead\">Each day's bar stacks one segment per instance and component, "
+           "as paid (a prepaid order on the day it was paid; hover for its amount); the dashed "
+           "line is the same days amortised, each prepaid order spread over the hours it "
+           "covers.</p>\n"
         << daily_chart(d, t.currency, days) << "\n";
   }
   out << "<h2>Balance and instance states</h2>\n";
-  for (const auto& b : s.balances) out << balance_chart(s, b, n) << "\n";
+  out << "<p class=\"lead\">The balance after each hourly settlement and each top-up, order "
+         "or refund (the statement's balance table debits a run of hours at its end).</p>\n";
+  for (const auto& b : s.balances) out << balance_chart(d, b, n) << "\n";
   out << "<div class=\"legend\">";
   for (const auto& st : kStates) {
     if (std::string(st.state) != "destroyed")

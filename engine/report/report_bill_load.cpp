@@ -24,6 +24,15 @@ BillReportData load_bill_report(Database& db, std::string_view account, int year
   for (auto& s : query_instance_states(db, states)) {
     if (s.at < d.statement.period_end) d.states.push_back(std::move(s));
   }
+  d.balance_points =
+      balance_by_settlement(db, account, d.statement.period_start, d.statement.period_end);
+  ChargeFilter purchases;
+  purchases.account = std::string(account);
+  purchases.to = d.statement.period_end;
+  for_each_charge(db, purchases, ChargeDetail::lines, [&](const ChargeLine& c) {
+    const auto share = amortised_share(c, d.statement.period_start, d.statement.period_end);
+    if (share && !share->is_zero()) d.purchases.push_back(c);
+  });
   return d;
 }
 

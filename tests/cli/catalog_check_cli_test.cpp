@@ -82,5 +82,5 @@ TEST_CASE("quote --count 0.25 quotes quarter-GPU slices", "[cli][quote]") {
   CHECK(r.status == 0);
   CHECK(r.output.find("GN7.LARGE20") != std::string::npos);
   CHECK(r.output.find("GN7.2XLARGE32") == std::string::npos);  // a whole T4
-  CHECK(db.run("quote --gpu T4 --count 1.5").status == 1);
+  CHECK(db.run("quote --gpu T4 --count 1.5 --at 2026-07-13").status == 1);
 }

@@ -20,7 +20,7 @@ test -f "$root/share/man/man1/gpubill.1"
 test -f "$root/include/gpubill/gpubill.hpp"
 find "$root" -name gpubillConfig.cmake | grep -q .
 "$root/bin/gpubill" --db "$scratch/q.db" init >/dev/null 2>&1
-"$root/bin/gpubill" --db "$scratch/q.db" quote --gpu V100 --count 1 --hours 720 --format csv \
+"$root/bin/gpubill" --db "$scratch/q.db" quote --gpu V100 --count 1 --hours 720 --at 2026-12-02 --format csv \
   > "$scratch/quote.csv"
 test "$(wc -l < "$scratch/quote.csv")" -gt 1
 pc=$(dirname "$(find "$root" -name gpubill.pc | head -n 1)")

@@ -146,15 +146,15 @@ TEST_CASE("gpubill quote --compare-to shows what changed since an earlier quote"
   CHECK(
       t.output ==
       "Compared with " + before +
-          R"( (prices at 2020-03-01T00:00:00Z; now 2020-07-01T00:00:00Z): 1 new, 1 removed, 1 with a new price, 0 moved by the exchange rate only, 0 changed otherwise, 0 only moved in rank, 0 the same.
+          R"( (prices at 2020-03-01T00:00:00Z; now 2020-07-01T00:00:00Z): 1 new, 1 removed, 1 with a new price, 0 moved by the exchange rate only, 0 by both a new price and the exchange rate, 0 changed otherwise, 0 only moved in rank, 0 the same.
 
-change   rank   move  provider      region  instance_type  mode     unit_price   price_pct      was   total  delta  total_pct
--------  -----  ----  ------------  ------  -------------  -------  -----------  ---------  -------  ------  -----  ---------
+change   rank   move  provider      region  instance_type  mode     unit_price   price_pct      was   total  delta  by_price  by_fx  total_pct
+-------  -----  ----  ------------  ------  -------------  -------  -----------  ---------  -------  ------  -----  --------  -----  ---------
 new      1            testcloud-us  *       U.GPU          payg     1 USD                             70.74
-price    1 → 2    -1  testcloud     *       T.SMALL        payg     10 → 12 CNY     +20.00   100.00  120.00  20.00     +20.00
+price    1 → 2    -1  testcloud     *       T.SMALL        payg     10 → 12 CNY     +20.00   100.00  120.00  20.00                      +20.00
 removed  2            testcloud     *       T.SMALL        prepaid  3000 CNY                3000.00
 
-Lines are matched by provider, region, instance type and mode. change: price (the unit price moved), fx (same price in another currency, the exchange rate moved the total), changed (the total moved otherwise, or a price became known), moved (only the rank), same. move: places up (+) or down (−) the ranking; delta = total − was; percentages of the earlier value, rounded half up to 2 decimals. Totals are in CNY.
+Lines are matched by provider, region, instance type and mode. change: price (the unit price moved), fx (same price in another currency, the exchange rate moved the total), price+fx (both moved: by_price is the move at the earlier rate, by_fx what the rate moved, current amount × (rate now − rate before); they add up to delta), changed (the total moved otherwise, or a price became known), moved (only the rank), same. move: places up (+) or down (−) the ranking; delta = total − was; percentages of the earlier value, rounded half up to 2 decimals. Totals are in CNY.
 )");
 
   const CliRun c = db.run(now + " --format csv");
@@ -162,10 +162,10 @@ Lines are matched by provider, region, instance type and mode. change: price (th
   CHECK(c.status == 0);
   CHECK(
       c.output ==
-      R"(change,provider,region,instance_type,mode,rank_before,rank_after,rank_move,price_before,price_after,price_currency,price_delta,price_pct,total_before,total_after,total_currency,total_delta,total_pct,total_pct_exact
-new,testcloud-us,*,U.GPU,payg,,1,,,1,USD,,,,70.744,CNY,,,
-price,testcloud,*,T.SMALL,payg,1,2,-1,10,12,CNY,2,20.00,100,120,CNY,20,20.00,20
-removed,testcloud,*,T.SMALL,prepaid,2,,,3000,,CNY,,,3000,,CNY,,,
+      R"(change,provider,region,instance_type,mode,rank_before,rank_after,rank_move,price_before,price_after,price_currency,price_delta,price_pct,total_before,total_after,total_currency,total_delta,total_pct,total_pct_exact,total_delta_price,total_delta_fx,fx_rate_before,fx_rate_after
+new,testcloud-us,*,U.GPU,payg,,1,,,1,USD,,,,70.744,CNY,,,,,,,7.0744
+price,testcloud,*,T.SMALL,payg,1,2,-1,10,12,CNY,2,20.00,100,120,CNY,20,20.00,20,,,1,1
+removed,testcloud,*,T.SMALL,prepaid,2,,,3000,,CNY,,,3000,,CNY,,,,,,1,
 )");
 
   const CliRun j = db.run(now + " --format json", false);

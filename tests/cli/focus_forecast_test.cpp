@@ -7,6 +7,7 @@
 
 #include "base/csv_reader.hpp"
 #include "cli_run.hpp"
+#include "gpubill/base/decimal.hpp"
 #include "temp_dir.hpp"
 
 using gpubill::testing::run_cli;
@@ -56,6 +57,36 @@ TEST_CASE("FOCUS: amortised hours after the replay's end are a separate forecast
     CHECK(row.at("ChargePeriodStart") >= end);
     CHECK(row.at("BilledCost") == "0");
     CHECK(row.at("x_ExactCost") == "0");
+    CHECK(row.at("x_RoundingAmount") == "0");
+    // FOCUS's own columns say it too: on no invoice yet, not a correction, a Usage row whose
+    // description starts with "Forecast".
+    CHECK(row.at("InvoiceId").empty());
+    CHECK(row.at("ChargeClass").empty());
+    CHECK(row.at("ChargeCategory") == "Usage");
+    CHECK(row.at("ChargeDescription").rfind("Forecast (after the replay's end", 0) == 0);
   }
   CHECK(run_cli("charges --forecast" + db).status == 1);  // only with --format focus
+
+  // The custom columns add up: over the billed export, x_ExactCost and x_RoundingAmount sum to
+  // the charge lines' exact totals and roundings, BilledCost to what was billed; the purchases'
+  // EffectiveCost is spread over the billed and the forecast rows, so the two exports'
+  // EffectiveCost sum to BilledCost.
+  using gpubill::Decimal;
+  const auto sum = [](const std::vector<std::map<std::string, std::string>>& rows,
+                      const std::string& column) {
+    Decimal total;
+    for (const auto& row : rows) total += Decimal::parse(row.at(column));
+    return total;
+  };
+  const auto billed_rows = rows_of(billed.output);
+  const auto lines = run_cli("charges --format csv" + db, Stderr::discarded);
+  REQUIRE(lines.status == 0);
+  const auto line_rows = rows_of(lines.output);
+  REQUIRE_FALSE(line_rows.empty());
+  CHECK(sum(billed_rows, "x_ExactCost") == sum(line_rows, "total_exact"));
+  CHECK(sum(billed_rows, "x_RoundingAmount") ==
+        sum(line_rows, "total_billed") - sum(line_rows, "total_exact"));
+  CHECK(sum(billed_rows, "BilledCost") == sum(line_rows, "total_billed"));
+  CHECK(sum(billed_rows, "EffectiveCost") + sum(rows, "EffectiveCost") ==
+        sum(billed_rows, "BilledCost"));
 }

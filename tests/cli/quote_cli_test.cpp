@@ -51,7 +51,8 @@ TEST_CASE("gpubill quote ranks offers in one currency", "[quote][cli]") {
 
 TEST_CASE("gpubill quote --format json and csv", "[quote][cli]") {
   TempDir dir;
-  const Run j = cli(dir, "quote --gpu V100 --hours 720 --format json --top 5", false);
+  const Run j =
+      cli(dir, "quote --gpu V100 --hours 720 --format json --top 5 --at 2026-07-13", false);
   REQUIRE(j.status == 0);
   const auto doc = nlohmann::json::parse(j.output);
   CHECK(doc["currency"] == "CNY");
@@ -60,7 +61,7 @@ TEST_CASE("gpubill quote --format json and csv", "[quote][cli]") {
   CHECK(doc["lines"][0]["priced"] == true);
   CHECK(doc["lines"][0]["total"]["currency"] == "CNY");
   gpubill::testing::check_schema("quote.schema.json", doc);
-  const Run c = cli(dir, "quote --gpu V100 --hours 720 --format csv");
+  const Run c = cli(dir, "quote --gpu V100 --hours 720 --format csv --at 2026-07-13");
   REQUIRE(c.status == 0);
   CHECK_THAT(c.output,
              Catch::StartsWith("rank,provider,region,instance_type,gpus,mode,total,currency,"));
@@ -68,14 +69,16 @@ TEST_CASE("gpubill quote --format json and csv", "[quote][cli]") {
 
 TEST_CASE("gpubill quote --explain honours --format", "[quote][cli]") {
   TempDir dir;
-  const Run j = cli(dir, "quote --gpu V100 --hours 720 --explain 1 --format json", false);
+  const Run j =
+      cli(dir, "quote --gpu V100 --hours 720 --explain 1 --format json --at 2026-07-13", false);
   REQUIRE(j.status == 0);
   const auto doc = nlohmann::json::parse(j.output);
   gpubill::testing::check_schema("quote-explain.schema.json", doc);
   REQUIRE(doc["lines"].size() >= 1);
   CHECK(doc["lines"][0]["rank"] == 1);
   CHECK_THAT(doc["lines"][0]["explanation"].get<std::string>(), Catch::Contains("(rank 1)"));
-  const Run c = cli(dir, "quote --gpu V100 --hours 720 --explain 1 --format csv", false);
+  const Run c =
+      cli(dir, "quote --gpu V100 --hours 720 --explain 1 --format csv --at 2026-07-13", false);
   REQUIRE(c.status == 0);
   CHECK_THAT(c.output, Catch::StartsWith("rank,provider,region,instance_type,gpus,mode,total,"));
   CHECK(c.output.find("\n1,") != std::string::npos);
@@ -83,14 +86,14 @@ TEST_CASE("gpubill quote --explain honours --format", "[quote][cli]") {
 
 TEST_CASE("gpubill quote --explain shows one offer's arithmetic", "[quote][cli]") {
   TempDir dir;
-  const Run r = cli(dir, "quote --gpu V100 --hours 720 --explain 1");
+  const Run r = cli(dir, "quote --gpu V100 --hours 720 --explain 1 --at 2026-07-13");
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("(rank 1)"));
   CHECK_THAT(r.output, Catch::Contains("price row #"));
   CHECK_THAT(r.output, Catch::Contains("policy row #"));
   CHECK_THAT(r.output, Catch::Contains("total: "));
-  const Run bad = cli(dir, "quote --gpu V100 --hours 720 --explain nosuchinstance");
+  const Run bad = cli(dir, "quote --gpu V100 --hours 720 --explain nosuchinstance --at 2026-07-13");
   CHECK(bad.status == 1);
   CHECK_THAT(bad.output, Catch::Contains("no offer in this quote matches"));
 }
@@ -101,7 +104,8 @@ TEST_CASE("gpubill quote reads workload files, flags override them", "[quote][cl
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("prepaid 14 months (terms 12 + 2)"));
-  const Run o = cli(dir, "quote " + workload("v100-month.json") + " --hours 10 --provider aws");
+  const Run o = cli(
+      dir, "quote " + workload("v100-month.json") + " --hours 10 --provider aws --at 2026-07-13");
   INFO(o.output);
   CHECK(o.status == 0);
   CHECK_THAT(o.output, Catch::Contains("duration: 10 h"));
@@ -110,33 +114,33 @@ TEST_CASE("gpubill quote reads workload files, flags override them", "[quote][cl
 
 TEST_CASE("gpubill quote: bad input and a workload nothing fits", "[quote][cli]") {
   TempDir dir;
-  Run r = cli(dir, "quote --gpu V1OO --hours 1");
+  Run r = cli(dir, "quote --gpu V1OO --hours 1 --at 2026-07-13");
   CHECK(r.status == 1);
   CHECK_THAT(r.output,
              Catch::Contains("command line: field '--gpu'") && Catch::Contains("closest known"));
-  r = cli(dir, "quote --gpu T4 --hours 1 --gpu-hours 5");
+  r = cli(dir, "quote --gpu T4 --hours 1 --gpu-hours 5 --at 2026-07-13");
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("hours and gpu_hours are both given"));
-  r = cli(dir, "quote --gpu H100 --count 3 --hours 10");
+  r = cli(dir, "quote --gpu H100 --count 3 --hours 10 --at 2026-07-13");
   CHECK(r.status == 4);  // nothing matched: not an error in the input
   CHECK_THAT(r.output, Catch::Contains("No offer fits this workload"));
   CHECK_THAT(r.output, Catch::Contains("8 × H100 per instance, the workload needs 3"));
   const std::string bad = dir.write("bad.json", R"({"duration": {"hours": 1.5}})");
-  r = cli(dir, "quote '" + bad + "'");
+  r = cli(dir, "quote '" + bad + "'" + std::string(" --at 2026-07-13"));
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("bad.json:/duration: field 'hours'"));
 }
 
 TEST_CASE("gpubill advise prints the article's advice applied", "[quote][cli][advise]") {
   TempDir dir;
-  const Run r = cli(dir, "advise " + workload("resnet-training-4gpu.json"));
+  const Run r = cli(dir, "advise " + workload("resnet-training-4gpu.json") + " --at 2026-07-13");
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("RAM"));
   CHECK_THAT(r.output, Catch::Contains("100–150 MB/s"));
   CHECK_THAT(r.output, Catch::Contains("4 GPUs: prefer NVLink"));
   CHECK_THAT(r.output, Catch::Contains("150 GB data set + 50 GB headroom"));
-  const Run j = cli(dir, "advise --gpu T4 --format json", false);
+  const Run j = cli(dir, "advise --gpu T4 --format json --at 2026-07-13", false);
   REQUIRE(j.status == 0);
   const auto doc = nlohmann::json::parse(j.output);
   CHECK(doc["items"].size() == 5);
@@ -149,7 +153,7 @@ TEST_CASE("gpubill advise prints the article's advice applied", "[quote][cli][ad
   CHECK(offer["nvlink"].is_boolean());
   CHECK(offer["meets_advice"].is_boolean());
   CHECK((offer["ram_ge_gpu_memory"].is_boolean() || offer["ram_ge_gpu_memory"].is_null()));
-  const Run c = cli(dir, "advise --gpu T4 --format csv", false);
+  const Run c = cli(dir, "advise --gpu T4 --format csv --at 2026-07-13", false);
   REQUIRE(c.status == 0);
   CHECK(c.output.rfind("offer,gpu_count,gpu,ram_gb,gpu_memory_gb,ram_ge_gpu_memory,local_ssd_gb,"
                        "nvlink,meets_advice,cheapest,currency,mode\n",
@@ -160,7 +164,8 @@ TEST_CASE("every sample workload quotes on the bundled catalog", "[quote][cli]")
   TempDir dir;
   for (const auto& entry : std::filesystem::directory_iterator(
            std::filesystem::path(GPUBILL_SOURCE_DIR) / "fixtures" / "workloads")) {
-    const Run r = cli(dir, "quote '" + entry.path().string() + "'");
+    const Run r =
+        cli(dir, "quote '" + entry.path().string() + "'" + std::string(" --at 2026-07-13"));
     INFO(entry.path() << "\n" << r.output);
     CHECK(r.status == 0);
   }
@@ -215,11 +220,12 @@ TEST_CASE("gpubill quote: spot lines at the expected cost of interruptions", "[q
   CHECK(e2["lives"] == 1);
 
   // A sample workload file, and a spot field without a rate names its flag.
-  const Run sample = cli(dir, "quote " + workload("spot-checkpointed.json") + " --top 3");
+  const Run sample =
+      cli(dir, "quote " + workload("spot-checkpointed.json") + " --top 3 --at 2026-07-13");
   INFO(sample.output);
   CHECK(sample.status == 0);
   CHECK_THAT(sample.output, Catch::Contains("spot lines at their expected running time"));
-  const Run bad = cli(dir, "quote --gpu V100 --hours 10 --restart-hours 0.1");
+  const Run bad = cli(dir, "quote --gpu V100 --hours 10 --restart-hours 0.1 --at 2026-07-13");
   CHECK(bad.status != 0);
   CHECK_THAT(bad.output, Catch::Contains("--restart-hours") &&
                              Catch::Contains("without interruptions_per_hour"));
@@ -229,7 +235,8 @@ TEST_CASE("a command that only reads refuses a missing database; init creates on
           "[cli][store]") {
   TempDir dir;
   const std::string path = dir.file("typo.db");
-  const Run read = gpubill::testing::run_cli("quote --gpu V100 --hours 1 --db '" + path + "'");
+  const Run read =
+      gpubill::testing::run_cli("quote --gpu V100 --hours 1 --at 2026-07-13 --db '" + path + "'");
   CHECK(read.status == 1);
   CHECK_THAT(read.output, Catch::Contains("field '--db': no database at"));
   CHECK_FALSE(std::filesystem::exists(path));  // nothing was created

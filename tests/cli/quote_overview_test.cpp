@@ -44,7 +44,7 @@ std::vector<std::string> table_lines(const std::string& output) {
 TEST_CASE("the default quote fits 80 and 120 columns without cutting a name",
           "[quote][cli][output]") {
   TempDir dir;
-  const std::string args = "quote --gpu V100 --count 1 --hours 720" + db_flag(dir);
+  const std::string args = "quote --gpu V100 --count 1 --hours 720 --at 2026-12-02" + db_flag(dir);
   for (int columns : {80, 120}) {
     const auto r = gpubill::testing::on_terminal(args, columns);
     INFO(columns << " columns:\n" << r.output);
@@ -62,14 +62,15 @@ TEST_CASE("the default quote fits 80 and 120 columns without cutting a name",
 TEST_CASE("the default quote shows each provider's best line per billing mode",
           "[quote][cli][output]") {
   TempDir dir;
-  const std::string base = "quote --gpu V100 --count 1 --hours 720" + db_flag(dir);
+  const std::string base = "quote --gpu V100 --count 1 --hours 720 --at 2026-12-02" + db_flag(dir);
   const auto text = gpubill::testing::run_cli(base, gpubill::testing::Stderr::discarded);
   INFO(text.output);
   REQUIRE(text.status == 0);
   CHECK_THAT(text.output, Catch::Contains("Spot, INTERRUPTIBLE"));
   CHECK_THAT(text.output, Catch::Contains("Not shown: "));
   CHECK_THAT(text.output, Catch::Contains("--top 0 lists"));
-  CHECK_THAT(text.output, Catch::Contains("Newest price source per provider: "));
+  CHECK_THAT(text.output,
+             Catch::Contains("Catalog effective date per provider (its newest price source): "));
 
   // Every line of the JSON (no --top: all of them), the cheapest current one per provider and
   // mode; the text must show exactly those ranks.
@@ -106,7 +107,7 @@ TEST_CASE("the default quote shows each provider's best line per billing mode",
 
 TEST_CASE("quote --top N, json and csv keep every line", "[quote][cli][output]") {
   TempDir dir;
-  const std::string base = "quote --gpu V100 --hours 720" + db_flag(dir);
+  const std::string base = "quote --gpu V100 --hours 720 --at 2026-12-02" + db_flag(dir);
   const auto top = gpubill::testing::run_cli(base + " --top 5 --format json",
                                              gpubill::testing::Stderr::discarded);
   REQUIRE(top.status == 0);
@@ -131,8 +132,9 @@ TEST_CASE("quote --top N, json and csv keep every line", "[quote][cli][output]")
 
 TEST_CASE("a piped quote table stays narrow: notes go under it", "[quote][cli][output]") {
   TempDir dir;
-  const auto r = gpubill::testing::run_cli("quote --gpu V100 --hours 720 --top 0" + db_flag(dir),
-                                           gpubill::testing::Stderr::discarded);
+  const auto r = gpubill::testing::run_cli(
+      "quote --gpu V100 --hours 720 --top 0 --at 2026-12-02" + db_flag(dir),
+      gpubill::testing::Stderr::discarded);
   REQUIRE(r.status == 0);
   std::size_t widest = 0;
   for (const auto& line : gpubill::testing::lines_of(r.output)) {

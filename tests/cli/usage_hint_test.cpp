@@ -25,7 +25,7 @@ TEST_CASE("an unknown subcommand of catalog suggests the closest one", "[cli][us
 }
 
 TEST_CASE("a mistyped flag suggests the closest one", "[cli][usage]") {
-  const auto r = run_cli("quote --gpu V100 --curency USD");
+  const auto r = run_cli("quote --gpu V100 --curency USD --at 2026-07-13");
   INFO(r.output);
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("unknown flag --curency"));

@@ -608,6 +608,7 @@ std::set<std::string> all_rule_ids() {
       "EffectiveCost-amortisation-gpubill",
       "EffectiveCost-total-gpubill",
       "BilledCost-savings-gpubill",
+      "InvoiceId-forecast-gpubill",
       "ChargePeriodEnd-C-004-M",
       "BillingPeriodEnd-C-004-M",
       "ColumnOrder-gpubill",
@@ -747,8 +748,15 @@ void FocusConformance::check_formats(const Cells& cells) {
 }
 
 void FocusConformance::check_nulls(const Cells& cells) {
+  // A forecast row (`--forecast`) is on no invoice yet: InvoiceId MUST be null when the charge
+  // is not associated with an invoice or a pre-generated provisional invoice (invoiceid.md).
+  const bool forecast = is(at(cells, "x_RowKind"), "forecast");
   for (const auto& [column, rule] : kNotNull) {
+    if (forecast && std::string_view(column) == "InvoiceId") continue;
     if (index_.count(column) && !at(cells, column)) fail(rule, column, {});
+  }
+  if (forecast && at(cells, "InvoiceId")) {
+    fail("InvoiceId-forecast-gpubill", "InvoiceId", at(cells, "InvoiceId"));
   }
   const Cell& category = at(cells, "ChargeCategory");
   const bool correction = is(at(cells, "ChargeClass"), "Correction");

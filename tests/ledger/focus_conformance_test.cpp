@@ -269,6 +269,17 @@ TEST_CASE("FOCUS conformance: the checker fails broken rows", "[focus][conforman
   }
 }
 
+TEST_CASE("FOCUS conformance: a forecast hour is on no invoice", "[focus][conformance]") {
+  // InvoiceId MUST be null for a charge on no invoice (invoiceid.md): a forecast row with one
+  // breaks that, and without one it breaks nothing.
+  Broken b;
+  auto& slice = b.first("x_RowKind", "amortisation");
+  b.set(slice, "x_RowKind", "forecast");
+  CHECK(b.rules().count("InvoiceId-forecast-gpubill"));
+  b.set(slice, "InvoiceId", std::nullopt);
+  CHECK(b.rules().empty());
+}
+
 TEST_CASE("FOCUS conformance: UnitFormat's examples pass the unit check", "[focus][conformance]") {
   // attributes/unit_format.md: the three formats, a quantity, an interval; and gpubill's units.
   Broken b;

@@ -24,7 +24,9 @@ QuoteSnapshotLine line(const char* type, const char* mode, std::size_t rank, con
           mode,
           rank,
           price ? cny(price) : std::nullopt,
-          total ? cny(total) : std::nullopt};
+          total ? cny(total) : std::nullopt,
+          std::nullopt,
+          std::nullopt};
 }
 
 std::string describe(const QuoteComparison& c) {
@@ -91,10 +93,12 @@ TEST_CASE("a total moved only by the exchange rate is an fx move, not a price mo
           "[quote][compare]") {
   const auto usd = Money(Decimal(1), Currency::parse("USD"));
   QuoteSnapshot before, after;
-  before.lines = {{"testcloud-us", "*", "U.GPU", "payg", 1, usd, cny("70.74")},
-                  {"testcloud", "*", "T.SMALL", "payg", 2, cny("10"), cny("100")}};
-  after.lines = {{"testcloud-us", "*", "U.GPU", "payg", 1, usd, cny("68.90")},
-                 {"testcloud", "*", "T.SMALL", "payg", 2, cny("10"), cny("100")}};
+  before.lines = {
+      {"testcloud-us", "*", "U.GPU", "payg", 1, usd, cny("70.74"), std::nullopt, std::nullopt},
+      {"testcloud", "*", "T.SMALL", "payg", 2, cny("10"), cny("100"), std::nullopt, std::nullopt}};
+  after.lines = {
+      {"testcloud-us", "*", "U.GPU", "payg", 1, usd, cny("68.90"), std::nullopt, std::nullopt},
+      {"testcloud", "*", "T.SMALL", "payg", 2, cny("10"), cny("100"), std::nullopt, std::nullopt}};
   const QuoteComparison c = compare_quotes(before, after);
   REQUIRE(c.lines.size() == 2);
   CHECK(c.lines[0].kind == LineChangeKind::fx);

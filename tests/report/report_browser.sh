@@ -37,7 +37,7 @@ db="$work/report.db"
 "$gpubill" --db "$db" replay "$source_dir/fixtures/logs/report-month.jsonl" \
   --until 2019-04-01T00:00:00+08:00 >/dev/null 2>&1 || fail "replay of the bill's log failed"
 
-"$gpubill" --db "$db" report quote "$source_dir/fixtures/workloads/v100-month.json" \
+"$gpubill" --db "$db" report quote "$source_dir/fixtures/workloads/v100-month.json" --at 2026-07-13 \
   -o "$out/quote.html" || fail "report quote failed"
 "$gpubill" --db "$db" report lease-vs-buy "$source_dir/fixtures/tco/8xV100.json" \
   -o "$out/tco.html" || fail "report lease-vs-buy failed"

@@ -22,7 +22,8 @@ TEST_CASE("report quote: every plotted prepaid value equals the quote's total in
   const std::string db = "--db '" + dir.file("r.db") + "' ";
   const std::string workload =
       " '" + std::string(GPUBILL_SOURCE_DIR) + "/fixtures/workloads/v100-month.json'";
-  const auto json = run_cli(db + "quote" + workload + " --format json", Stderr::discarded);
+  const auto json =
+      run_cli(db + "quote" + workload + " --format json --at 2026-07-13", Stderr::discarded);
   REQUIRE(json.status == 0);
   const auto doc = nlohmann::json::parse(json.output);
   const std::string currency = doc["currency"];
@@ -30,7 +31,8 @@ TEST_CASE("report quote: every plotted prepaid value equals the quote's total in
   for (const auto& l : doc["lines"]) lines[l["id"].get<std::string>()] = l;
 
   const std::string html = dir.file("q.html");
-  REQUIRE(run_cli(db + "report quote" + workload + " -o '" + html + "'").status == 0);
+  REQUIRE(run_cli(db + "report quote" + workload + " --at 2026-07-13 -o '" + html + "'").status ==
+          0);
   std::ifstream in(html);
   std::stringstream page;
   page << in.rdbuf();

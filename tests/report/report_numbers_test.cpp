@@ -97,7 +97,8 @@ Rendered render(const std::string& command, const std::string& report,
 
 TEST_CASE("report quote: every bar's and cell's total equals gpubill quote's CSV", "[report]") {
   const std::string workload = " '" + kSource + "/fixtures/workloads/v100-month.json'";
-  const auto [csv, page] = render("quote" + workload + " --top 0", "report quote" + workload);
+  const auto [csv, page] = render("quote" + workload + " --top 0 --at 2026-07-13",
+                                  "report quote" + workload + " --at 2026-07-13");
   const auto expected = csv_rows(csv);
   const auto rows = html_rows(page, "lines");
   REQUIRE(rows.size() == expected.size());

@@ -87,9 +87,10 @@ struct FocusTable {
 
 // Which rows an export holds. The amortised hours of a purchase from the replay clock on (the
 // end of what was replayed, `replay --until`) have not happened: they are a forecast, kept out
-// of the billed export and exported alone by FocusPart::forecast, with x_RowKind "forecast"
-// (same columns; BilledCost 0, EffectiveCost the hour's share). Before any replay (no clock)
-// every hour is billed.
+// of the billed export and exported alone by FocusPart::forecast (same columns; BilledCost 0,
+// EffectiveCost the hour's share, InvoiceId null as FOCUS wants for a charge on no invoice,
+// ChargeClass null, ChargeDescription "Forecast (…): …", x_RowKind "forecast"). Before any
+// replay (no clock) every hour is billed.
 enum class FocusPart { billed, forecast };
 
 // FOCUS rows for `lines` (runs expanded to hours, rounding and amortisation rows added), in the

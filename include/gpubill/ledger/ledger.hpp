@@ -144,6 +144,48 @@ std::vector<BalanceMovement> query_balance_movements(Database& db, std::string_v
                                                      std::optional<Instant> from = {},
                                                      std::optional<Instant> to = {});
 
+// ---- Balance after each settlement --------------------------------------------------------------
+
+// The balance of one currency after one step: the hourly settlements that end at one instant,
+// or one other movement (a top-up, an order, a refund).
+struct BalancePoint {
+  Instant at{};
+  Currency currency;
+  std::string kind;              // "opening", "settlement", or the movement's kind (topup, …)
+  Decimal change;                // what the step moved the balance by (0 for the opening)
+  Decimal balance;               // the balance after it
+  std::int64_t settlements = 0;  // hourly settlements debited by the step
+  std::optional<std::int64_t> movement_id;  // the movement of a step that is not settlements
+};
+
+// The account's balance in [from, to) after each hourly settlement, per currency. A settlement
+// run's movements debit its hours together (at the end of its last hour, or in segments when a
+// top-up, order or refund comes: BalanceMovement::settles_run); here every settlement is
+// debited on its own, its billed_amount, at the end of the clock hour it starts in (a last
+// hour of 14:00–14:10 at 15:00, docs/bills.md), or at its segment's movement when that came
+// first, so the balance moves each hour as the account's did. Every other movement is a step of its
+// own. Order: each currency's opening (the balance just before `from`, every earlier hour and
+// movement counted) at `from`, then by instant, an instant's settlements before its other movements
+// (as replay applies them; those in id order), currencies by code. After a step that is not
+// settlements the balance equals the balance the engine recorded for that movement
+// (BalanceMovement::recorded_balance); over an account's whole history it ends at the last
+// movement's balance_after. Memory grows with the steps in [from, to), not with the account's
+// history. Throws StoreError.
+std::vector<BalancePoint> balance_by_settlement(Database& db, std::string_view account,
+                                                Instant from, Instant to);
+
+// ---- Amortised purchases ------------------------------------------------------------------------
+
+// The part of a purchase that covers a period ahead (kind prepaid_order, renewal, auto_renewal,
+// upgrade, or a refund of what remains) that falls on [from, to), amortised as the FOCUS export
+// does (focus.hpp): hour slices aligned to its period_start, slice k counted where it starts,
+// its share C(t_{k+1}) − C(t_k) with C(t) = amount × t / span truncated toward zero to the cent.
+// The amount spread is the purchase's exact amount when the policy rounded it (the rounding is
+// not spread: it stays on the purchase's first hour), else its billed amount; the shares over
+// [period_start, period_end) add up to it exactly. nullopt for any other line (usage is not
+// amortised), an empty period, a zero amount, or a line standing for several settlements.
+std::optional<Decimal> amortised_share(const ChargeLine& purchase, Instant from, Instant to);
+
 // ---- Monthly statement ------------------------------------------------------------------------
 
 // Totals of some charge lines in one currency.

@@ -185,7 +185,8 @@ struct QuoteResult {
   Currency currency = Currency::parse("CNY");
   bool currency_default = true;
   Instant at{};
-  bool at_default = true;
+  bool at_default = true;  // the workload named no date
+  bool at_today = false;   // ... and it is the caller's today (Workload::today)
   // Defaults and conventions the quote relied on, stated for the reader.
   std::vector<std::string> assumptions;
   // Ranked: priced lines first (cheapest first; with stale_apart, current before stale), then

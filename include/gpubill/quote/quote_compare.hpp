@@ -20,6 +20,12 @@ struct QuoteSnapshotLine {
   std::size_t rank = 0;             // 1-based
   std::optional<Money> unit_price;  // native currency; unset when unknown
   std::optional<Money> total;       // the quote's currency; unset when unknown
+  // The total before conversion, in the price's own currency (compute, storage and network
+  // when they share it), and the exchange rate that converted it: quote-currency units per
+  // unit of that currency (1 when it is the quote's currency). Unset when unknown (a JSON
+  // quote without "compute" or "fx", or parts in several currencies).
+  std::optional<Money> native_total;
+  std::optional<Decimal> fx_rate;
   bool same_offer(const QuoteSnapshotLine& o) const {
     return provider == o.provider && region == o.region && instance_type == o.instance_type &&
            mode == o.mode;
@@ -43,15 +49,18 @@ QuoteSnapshot snapshot_of(const QuoteResult& quote);
 QuoteSnapshot read_quote_snapshot(const std::string& path);
 
 // What happened to a line between two quotes:
+//   price+fx its unit price moved and so did the exchange rate converting it: both moved the
+//            total (LineComparison::total_delta_price and total_delta_fx say by how much)
 //   price    its unit price moved (in the price's own currency)
-//   fx       its unit price is the same, its total moved, and the price is in another currency
-//            than the quote's: the exchange rate moved it
+//   fx       its unit price is the same and its total moved by the exchange rate (the rate
+//            moved; or, for a quote that does not record rates, the price is in another
+//            currency than the quote's)
 //   changed  its total moved for another reason (a billing rule), or its price became known or
 //            unknown
 //   moved    price and total are the same; only its rank moved (other lines moved around it)
 //   same     nothing moved
-enum class LineChangeKind { added, removed, changed, same, price, fx, moved };
-// "new", "removed", "changed", "same", "price", "fx", "moved".
+enum class LineChangeKind { added, removed, changed, same, price, fx, moved, price_fx };
+// "new", "removed", "changed", "same", "price", "fx", "moved", "price+fx".
 std::string_view to_string(LineChangeKind kind) noexcept;
 
 struct LineComparison {
@@ -65,6 +74,14 @@ struct LineComparison {
   // Both priced in one currency: after − before, exact, and percent_change (percent.hpp).
   std::optional<Decimal> price_delta, price_percent;
   std::optional<Decimal> total_delta, total_percent;
+  // total_delta split in two when both lines record their native total and rate, in one
+  // native currency (quote-currency amounts, exact):
+  //   total_delta_fx    = native_after × (rate_after − rate_before): what the exchange rate
+  //                       moved (the current amount at the current rate against the earlier one)
+  //   total_delta_price = total_delta − total_delta_fx = native_after × rate_before −
+  //                       total_before: what the price moved, at the earlier rate (and any
+  //                       other change of the amount)
+  std::optional<Decimal> total_delta_price, total_delta_fx;
 };
 
 struct QuoteComparison {

@@ -105,7 +105,12 @@ struct Workload {
   std::vector<std::string> regions;     // empty = every region
   std::vector<std::string> modes;       // billing mode names; empty = every mode
   std::optional<std::string> currency;  // comparison currency; default CNY
-  std::optional<std::string> date;      // YYYY-MM-DD or RFC 3339; default: latest price date
+  // YYYY-MM-DD or RFC 3339. Unset: `today` when the caller gives it, else the catalog's latest
+  // price date.
+  std::optional<std::string> date;
+  // The caller's "today" (the engine never reads the clock): the date of a workload that names
+  // none. The CLI passes the current UTC day; unset = the catalog's latest price date.
+  std::optional<Instant> today;
   // Hours in a month for this quote (672–744): "months" durations, prices per month, monthly
   // settlement cycles and prepaid months needed. Unset = each provider's convention, the policy
   // row's quote_month_hours (gpubill/catalog/policy.hpp).
@@ -172,7 +177,8 @@ struct ResolvedWorkload {
   Currency currency = Currency::parse("CNY");
   bool currency_default = true;
   Instant at{};
-  bool at_default = true;
+  bool at_default = true;  // the workload named no date
+  bool at_today = false;   // ... and `at` is the caller's Workload::today
 };
 
 // Resolves a workload against a catalog. Throws InputError naming the field (the file and JSON

@@ -58,6 +58,11 @@ struct BillReportData {
   std::vector<ChargeExplanation> explanations;
   // The state history of the account's instances, up to the month's end.
   std::vector<InstanceStateRow> states;
+  // The balance after each hourly settlement and each other movement in the month
+  // (balance_by_settlement), the line the balance chart draws.
+  std::vector<BalancePoint> balance_points;
+  // The purchases amortised over some of the month's hours (amortised_share), whenever ordered.
+  std::vector<ChargeLine> purchases;
 };
 
 // Reads the statement of `account` for the month (in `calendar`, else the account's billing
@@ -67,7 +72,10 @@ BillReportData load_bill_report(Database& db, std::string_view account, int year
                                 const std::optional<Calendar>& calendar = std::nullopt);
 
 // The statement (totals by instance and component, kind and currency; balances); the cost per
-// day of the month stacked by component and instance; the balance over the month above an
+// day of the month stacked by component and instance (cash: a prepaid order on the day it was
+// paid), beside the same days amortised (each prepaid order spread over its hours as the FOCUS
+// export's EffectiveCost, dots with data-amortised); the balance after each hourly settlement
+// and movement (data-balance-points: "instant=balance" for each step) above an
 // instance timeline whose bands show running, shutdown (stopped, arrears stop) and recycle-bin
 // periods; every charge line, linking to its explanation (price, policy, discount, events,
 // arithmetic, derivation) further down the page. Aggregated: a day's stack has one segment per
