@@ -22,6 +22,7 @@
 #include "gpubill/catalog/catalog_diff.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/catalog/catalog_offers.hpp"
+#include "gpubill/catalog/offer_summary.hpp"
 #include "gpubill/catalog/policy.hpp"
 #include "gpubill/catalog/provenance.hpp"
 
