@@ -13,7 +13,9 @@
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/catalog/catalog_offers.hpp"
+#include "gpubill/catalog/offer_summary.hpp"
 #include "gpubill/catalog/provenance.hpp"
+#include "gpubill/quote/quote.hpp"
 #include "output.hpp"
 #include "progress_bar.hpp"
 
@@ -416,7 +418,9 @@ ImportReport import_file(Database& db, const ImportArgs& args, bool write) {
 int run_import(const Globals& globals, const ImportArgs& args, bool write) {
   auto db = globals.open_database(write ? Access::write : Access::read);
   try {
-    write_report(import_file(db, args, write), args, write);
+    const ImportReport report = import_file(db, args, write);
+    if (write) globals.keep_offer_summary_current(db);
+    write_report(report, args, write);
   } catch (const InputError& e) {
     // JSON names the error too; the message and the exit status stay those of any error.
     if (args.format == Format::json) {
@@ -530,6 +534,24 @@ Database Globals::open_database(Access access) const {
   return db;
 }
 
+void Globals::keep_offer_summary_current(Database& db) const {
+  if (offer_summary_is_current(db)) return;
+  const std::string& path = db.path();
+  try {
+    if (path == ":memory:") {
+      refresh_offer_summary(db, summarize_offers);
+      return;
+    }
+    if (!writable(path)) return;
+    OpenOptions options = open_options_from_environment();
+    options.busy_timeout = std::chrono::milliseconds(0);  // another writer at work: not now
+    auto rw = Database::open(path, options);
+    refresh_offer_summary(rw, summarize_offers);
+  } catch (const StoreError&) {
+    // Locked by another writer, or not writable after all: quotes read without the summary.
+  }
+}
+
 OpenOptions open_options_from_environment() {
   OpenOptions options;
   const char* text = std::getenv("GPUBILL_BUSY_TIMEOUT");
@@ -557,6 +579,7 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->callback([&globals, &action, format] {
       action = [&globals, format] {
         auto db = globals.open_database(Access::write);
+        globals.keep_offer_summary_current(db);
         if (*format == Format::table) {
           std::cout << "database " << db.path() << ": schema version " << db.schema_version()
                     << ", bundled catalog " << bundled_catalog_hash() << "\n";

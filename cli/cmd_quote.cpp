@@ -318,6 +318,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
       show.compare_to.empty() ? std::nullopt
                               : std::optional<QuoteSnapshot>(read_quote_snapshot(show.compare_to));
   auto db = globals.open_database(Access::read);
+  globals.keep_offer_summary_current(db);
   QuoteOptions options;
   options.stale_apart = !show.include_stale;
   // The text overview needs every line to pick each provider's best; JSON and CSV hold every

@@ -81,6 +81,7 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action) {
     sub->callback([&globals, &action, args, top, bars, output, include_stale] {
       action = [&globals, args, top, bars, output, include_stale] {
         auto db = globals.open_database(Access::read);
+        globals.keep_offer_summary_current(db);
         QuoteOptions options;
         options.top = *top;
         options.stale_apart = !*include_stale;  // ranked as `gpubill quote` ranks

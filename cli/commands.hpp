@@ -31,6 +31,11 @@ struct Globals {
   // than this gpubill's is opened for writing once to update it. Creating or updating a
   // database is said on stderr. An empty --db is an error.
   Database open_database(Access access) const;
+  // Builds the database's offer summary (refresh_offer_summary, quote.hpp) when the catalog
+  // changed since it was built, through a second connection for writing when the file can be
+  // written and no other process is writing; otherwise leaves it stale, and quotes read the
+  // catalog without it (never a stale summary). Throws StoreError only on a corrupt database.
+  void keep_offer_summary_current(Database& db) const;
 };
 
 // The database's open options from the environment: GPUBILL_BUSY_TIMEOUT (whole seconds a

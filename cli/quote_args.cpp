@@ -211,10 +211,12 @@ Instant today_utc() {
   return std::chrono::floor<date::days>(std::chrono::system_clock::now());
 }
 
-PricedQuote::PricedQuote(Catalog c, Workload spec, const QuoteOptions& options)
+PricedQuote::PricedQuote(Catalog c, std::optional<UnloadedOffers> left_out, Workload spec,
+                         const QuoteOptions& options)
     : catalog(std::move(c)),
-      engine(catalog),
-      workload(resolve_workload(std::move(spec), catalog)),
+      unloaded(std::move(left_out)),
+      engine(catalog, unloaded ? &*unloaded : nullptr),
+      workload(resolve_workload(std::move(spec), catalog, unloaded ? &*unloaded : nullptr)),
       result(engine.quote(workload, options)) {}
 
 std::unique_ptr<PricedQuote> price_workload(gpubill::Database& db, Workload spec,
@@ -231,8 +233,10 @@ std::unique_ptr<PricedQuote> price_workload(gpubill::Database& db, Workload spec
     if (!spec.today) spec.today = today_utc();
     at = spec.today;
   }
-  Catalog catalog = at ? load_quote_catalog(db, *at, spec) : Catalog::load(db);
-  return std::make_unique<PricedQuote>(std::move(catalog), std::move(spec), options);
+  std::optional<UnloadedOffers> unloaded;
+  Catalog catalog = at ? load_quote_catalog(db, *at, spec, &unloaded) : Catalog::load(db);
+  return std::make_unique<PricedQuote>(std::move(catalog), std::move(unloaded), std::move(spec),
+                                       options);
 }
 
 }  // namespace gpubill::cli

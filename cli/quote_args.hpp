@@ -51,10 +51,12 @@ Instant today_utc();
 // by default, today_utc), the engine over it, the resolved workload and its quote. Not
 // movable: the engine and the quote point into the catalog.
 struct PricedQuote {
-  PricedQuote(Catalog c, Workload spec, const QuoteOptions& options);
+  PricedQuote(Catalog c, std::optional<UnloadedOffers> left_out, Workload spec,
+              const QuoteOptions& options);
   PricedQuote(const PricedQuote&) = delete;
   PricedQuote& operator=(const PricedQuote&) = delete;
   Catalog catalog;
+  std::optional<UnloadedOffers> unloaded;  // the offers the read left out (load_quote_catalog)
   QuoteEngine engine;
   ResolvedWorkload workload;
   QuoteResult result;

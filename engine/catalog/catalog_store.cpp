@@ -169,11 +169,34 @@ void read_gpus(SQLite::Database& db, CatalogData& out) {
   }
 }
 
-void read_instance_types(SQLite::Database& db, CatalogData& out) {
+// "[\"V100-SXM2-16GB\",\"T4\"]": ids for json_each (GPU ids hold no quote or backslash).
+std::string json_id_list(const std::set<std::string>& ids) {
+  std::string out = "[";
+  for (const auto& id : ids) {
+    if (id.find_first_of("\"\\") != std::string::npos) {
+      throw StoreError("GPU id '" + id + "' holds a quote or backslash");
+    }
+    out += out.size() > 1 ? ",\"" : "\"";
+    out += id;
+    out += '"';
+  }
+  return out + "]";
+}
+
+// With `gpus`, only the instance types that carry one of them, built in or attachable.
+void read_instance_types(SQLite::Database& db, CatalogData& out,
+                         const std::set<std::string>* gpus = nullptr) {
+  const std::string ids = gpus ? json_id_list(*gpus) : std::string();
+  // The types that take one of `gpus` as an attachable GPU, by the index on attachable_gpu.gpu.
+  const std::string taking =
+      "SELECT provider, instance_type FROM attachable_gpu WHERE gpu IN "
+      "(SELECT value FROM json_each(?1))";
   std::map<std::pair<std::string, std::string>, std::vector<AttachableGpu>> attachable;
-  SQLite::Statement a(db,
-                      "SELECT provider, instance_type, gpu, count, retired_on FROM attachable_gpu "
-                      "ORDER BY provider, instance_type, gpu, count");
+  SQLite::Statement a(
+      db, "SELECT provider, instance_type, gpu, count, retired_on FROM attachable_gpu " +
+              (gpus ? "WHERE (provider, instance_type) IN (" + taking + ") " : "") +
+              "ORDER BY provider, instance_type, gpu, count");
+  if (gpus) a.bind(1, ids);
   while (a.executeStep()) {
     auto& list = attachable[{a.getColumn(0).getString(), a.getColumn(1).getString()}];
     const std::string gpu = a.getColumn(2).getString();
@@ -185,8 +208,13 @@ void read_instance_types(SQLite::Database& db, CatalogData& out) {
   SQLite::Statement q(
       db,
       "SELECT provider, id, family, gpu, gpu_count, vcpu, ram_gb, local_disk_gb, "
-      "local_disk_kind, notes, source, available_from, retired_on FROM instance_type "
-      "ORDER BY provider, id");
+      "local_disk_kind, notes, source, available_from, retired_on FROM instance_type " +
+          (gpus ? "WHERE rowid IN (SELECT rowid FROM instance_type WHERE gpu IN (SELECT value "
+                  "FROM json_each(?1)) UNION SELECT t.rowid FROM instance_type t JOIN (" +
+                      taking + ") a ON a.provider = t.provider AND a.instance_type = t.id) "
+                : std::string()) +
+          "ORDER BY provider, id");
+  if (gpus) q.bind(1, ids);
   while (q.executeStep()) {
     InstanceType it;
     it.provider = q.getColumn(0).getString();
@@ -285,12 +313,19 @@ struct PriceSlots {
 // force at t; when none is, the last row that ended before t and the first that starts after
 // it (for the reason a price is missing). Only integers and key text are read here. With
 // `full`, a subject outside it gets one key-only row per region instead, made here.
+// With `subjects` (provider, subject kind, subject; in key order), only those subjects' rows,
+// each read by its own range of the key index.
+using SubjectKeys = std::set<std::array<std::string, 3>>;
 PriceSlots price_slots_around(SQLite::Database& db, std::int64_t t,
-                              const std::unordered_set<std::string>* full) {
-  SQLite::Statement q(db,
-                      "SELECT id, provider, subject_kind, subject, region, mode, effective_from, "
-                      "effective_to FROM price" +
-                          std::string(kPriceOrder));
+                              const std::unordered_set<std::string>* full,
+                              const SubjectKeys* subjects = nullptr) {
+  constexpr const char* kKeyColumns =
+      "SELECT id, provider, subject_kind, subject, region, mode, effective_from, effective_to "
+      "FROM price";
+  SQLite::Statement q(
+      db, std::string(kKeyColumns) +
+              (subjects ? " WHERE provider = ? AND subject_kind = ? AND subject = ?" : "") +
+              kPriceOrder);
   PriceSlots out;
   std::vector<PriceSlot>& slots = out.slots;
   std::array<std::string, 5> key;
@@ -308,7 +343,23 @@ PriceSlots price_slots_around(SQLite::Database& db, std::int64_t t,
   bool first = true;
   bool subject_in_full = true;  // the current subject's rows are read in full
   bool region_stubbed = false;  // the current (subject, region) has its key-only row
-  while (q.executeStep()) {
+  auto subject = subjects ? subjects->begin() : SubjectKeys::const_iterator();
+  const auto next_row = [&] {
+    if (!subjects) return q.executeStep();
+    while (!q.executeStep()) {
+      if (subject == subjects->end()) return false;
+      q.reset();
+      for (int c = 0; c < 3; ++c) q.bind(c + 1, (*subject)[static_cast<std::size_t>(c)]);
+      ++subject;
+    }
+    return true;
+  };
+  if (subjects) {
+    if (subject == subjects->end()) return out;
+    for (int c = 0; c < 3; ++c) q.bind(c + 1, (*subject)[static_cast<std::size_t>(c)]);
+    ++subject;
+  }
+  while (next_row()) {
     int changed = first ? 0 : 5;  // the first key column that differs from the previous row
     for (int c = 0; c < 5 && changed == 5; ++c) {
       if (key[static_cast<std::size_t>(c)] != q.getColumn(c + 1).getText()) changed = c;
@@ -360,11 +411,11 @@ PriceSlots price_slots_around(SQLite::Database& db, std::int64_t t,
 
 }  // namespace
 
-void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
-                        const std::set<std::string>* priced_gpus) {
-  std::unordered_set<std::string> full;
-  if (priced_gpus) full = subjects_for(out, *priced_gpus);
-  PriceSlots found = price_slots_around(db, t, priced_gpus ? &full : nullptr);
+namespace {
+
+// Puts the rows of `found` in `out.prices`, in slot order: key-only rows as they are, the others
+// read in full by their ids.
+void fetch_slots(SQLite::Database& db, CatalogData& out, PriceSlots& found) {
   const std::vector<PriceSlot>& slots = found.slots;
   // The rows go straight to their place in key order: `out.prices` is sized once.
   const std::size_t base = out.prices.size();
@@ -399,6 +450,38 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
                                     out.prices.end(), [](const PriceRow& r) { return r.id == 0; }),
                      out.prices.end());
   }
+}
+
+}  // namespace
+
+void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
+                        const std::set<std::string>* priced_gpus) {
+  std::unordered_set<std::string> full;
+  if (priced_gpus) full = subjects_for(out, *priced_gpus);
+  PriceSlots found = price_slots_around(db, t, priced_gpus ? &full : nullptr);
+  fetch_slots(db, out, found);
+}
+
+void read_instance_types_carrying(SQLite::Database& db, CatalogData& out,
+                                  const std::set<std::string>& gpus) {
+  read_instance_types(db, out, &gpus);
+}
+
+void read_prices_around_only(SQLite::Database& db, CatalogData& out, std::int64_t t,
+                             const std::set<std::string>& priced_gpus) {
+  SubjectKeys subjects;
+  for (const auto& it : out.instance_types) {
+    bool takes = priced_gpus.count(it.gpu) > 0;
+    for (const auto& a : it.attachable) {
+      if (priced_gpus.count(a.gpu)) {
+        takes = true;
+        subjects.insert({it.provider, "gpu", a.gpu});
+      }
+    }
+    if (takes) subjects.insert({it.provider, "instance", it.id});
+  }
+  PriceSlots found = price_slots_around(db, t, nullptr, &subjects);
+  fetch_slots(db, out, found);
 }
 
 namespace {
@@ -903,12 +986,12 @@ std::string format_hh_mm(std::chrono::minutes m) {
 }
 
 CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> prices_around,
-                              PriceLoad prices) {
+                              PriceLoad prices, const std::set<std::string>* type_gpus) {
   try {
     CatalogData out;
     read_providers(db, out);
     read_gpus(db, out);
-    read_instance_types(db, out);
+    read_instance_types(db, out, type_gpus);
     if (prices == PriceLoad::rows && prices_around) {
       read_prices_around(db, out, prices_around->time_since_epoch().count(), nullptr);
     } else if (prices == PriceLoad::rows) {

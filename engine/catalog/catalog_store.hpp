@@ -28,10 +28,14 @@ std::vector<std::string> split_list(const std::string& text);
 // StoreError when a stored value does not decode (a corrupt or hand-edited database).
 // With `prices_around`, only the price rows Catalog::load_around keeps (every other section
 // whole); with PriceLoad::none, no price row (for read_prices_around).
+// With `type_gpus`, only the instance types that carry one of those GPU ids (built in or
+// attachable; instance_type.gpu and attachable_gpu.gpu hold GPU ids), by the GPU indexes of
+// migration 0015.
 enum class PriceLoad { rows, none };
 CatalogData read_catalog_data(SQLite::Database& db,
                               std::optional<Instant> prices_around = std::nullopt,
-                              PriceLoad prices = PriceLoad::rows);
+                              PriceLoad prices = PriceLoad::rows,
+                              const std::set<std::string>* type_gpus = nullptr);
 
 // Adds to `out` (whose instance types are read) the price rows Catalog::load_around keeps at
 // `t` (unix seconds). With `priced_gpus`, only the subjects that carry one of those GPU ids
@@ -39,6 +43,17 @@ CatalogData read_catalog_data(SQLite::Database& db,
 // per region (PriceRow::key_only). Throws SQLite::Exception.
 void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
                         const std::set<std::string>* priced_gpus);
+
+// Adds to `out` (read with an empty `type_gpus`) the instance types that carry one of `gpus`,
+// as read_catalog_data with them as `type_gpus` would have. Throws SQLite::Exception.
+void read_instance_types_carrying(SQLite::Database& db, CatalogData& out,
+                                  const std::set<std::string>& gpus);
+
+// As read_prices_around with `priced_gpus`, but reads only the rows of the subjects that carry
+// one of them, each subject by its own index range, and makes no key-only row for any other
+// subject: for a catalog whose other offers are summarized (UnloadedOffers).
+void read_prices_around_only(SQLite::Database& db, CatalogData& out, std::int64_t t,
+                             const std::set<std::string>& priced_gpus);
 
 // Upserts every row of `data`: a row whose unique key is already stored replaces the stored
 // row (keeping its id); a GPU's aliases and an instance type's attachable GPUs are replaced as a

@@ -3,15 +3,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <map>
 #include <ostream>
 #include <queue>
+#include <unordered_map>
 
 #include "base/json_text.hpp"
 #include "gpubill/base/csv.hpp"
 #include "gpubill/base/errors.hpp"
 #include "ledger/focus_amortisation.hpp"
+#include "ledger/focus_cells.hpp"
 #include "ledger/focus_map.hpp"
 #include "ledger/ledger_rows.hpp"
 #include "store/store.hpp"
@@ -26,21 +29,36 @@ namespace {
 
 using Cell = std::optional<std::string>;
 
-Cell text_or_null(const std::string& s) {
-  return s.empty() ? Cell{} : Cell{s};
-}
-
-std::string join_seqs(const std::vector<std::int64_t>& seqs) {
-  std::string out;
-  for (auto s : seqs) out += (out.empty() ? "" : ",") + std::to_string(s);
-  return out;
-}
-
 // What a price row says about the SKU it prices (price, disk_price or bandwidth_price).
 struct PriceIdentity {
   std::string subject;       // instance type, "gpu:<model>", disk or bandwidth kind
   std::string subject_kind;  // instance, gpu, disk, bandwidth
   Instant effective_from{};
+};
+
+// The SKU columns of a line, from the identity of its price row without its effective date
+// (FOCUS: a SkuPriceId stays the same over time and across accounts; the price it stands for
+// may change): SkuId = provider/component/subject, SkuPriceId = SkuId/region/mode.
+struct Sku {
+  std::string id, price_id, details;
+  Cell effective_from;  // x_PriceEffectiveFrom
+  // And what else every row of a stored charge row shares, looked up once.
+  std::string head;  // head_of
+  const ProviderFacts* provider = nullptr;
+  const Calendar* calendar = nullptr;  // the provider's billing zone
+  Cell region_name;
+};
+
+// What a Sku is made of: equal for every hour of a stored charge row.
+struct SkuKey {
+  std::string provider, component, instance_type, region, mode, kind;
+  std::optional<std::int64_t> price_id;
+  bool operator==(const SkuKey&) const = default;
+  bool matches(const ChargeLine& c) const {
+    return price_id == c.price_id && provider == c.provider && component == c.component &&
+           instance_type == c.instance_type && region == c.region && mode == c.mode &&
+           kind == c.kind;
+  }
 };
 
 // Catalog and event facts looked up once per provider, zone, region, price row or event.
@@ -99,6 +117,9 @@ class Facts {
     return it->second;
   }
 
+  // The SKU of a line, made once per stored charge row (an export writes each of its hours).
+  const Sku& sku(const ChargeLine& c);
+
   // When an input event happened (nullopt for an unknown seq).
   std::optional<Instant> event_time(std::int64_t seq) {
     SQLite::Statement q(db_, "SELECT time FROM event WHERE seq = ?");
@@ -113,14 +134,8 @@ class Facts {
   std::map<std::string, Calendar> calendars_;
   std::map<std::pair<std::string, std::string>, Cell> regions_;
   std::map<std::pair<std::string, std::int64_t>, std::optional<PriceIdentity>> prices_;
-};
-
-// The SKU columns of a line, from the identity of its price row without its effective date
-// (FOCUS: a SkuPriceId stays the same over time and across accounts; the price it stands for
-// may change): SkuId = provider/component/subject, SkuPriceId = SkuId/region/mode.
-struct Sku {
-  std::string id, price_id, details;
-  Cell effective_from;  // x_PriceEffectiveFrom
+  std::unordered_map<std::int64_t, std::pair<SkuKey, Sku>> skus_;  // by charge id
+  std::deque<Sku> others_;  // of lines whose id was met with other fields
 };
 
 Sku sku_of(const ChargeLine& c, Facts& facts) {
@@ -212,9 +227,10 @@ std::string head_of(const ChargeLine& c) {
 
 // The row's own columns in words, so the description never contradicts them:
 // "…: 0.5 Hours × 15.09 CNY = 7.545 CNY", then what the row is and the note replay wrote.
-std::string describe(const ChargeLine& c, const RowValues& v, const std::string& what) {
+std::string describe(const std::string& head, const ChargeLine& c, const RowValues& v,
+                     const std::string& what) {
   const std::string ccy = " " + c.currency.to_string();
-  std::string out = head_of(c) + what + ": ";
+  std::string out = head + what + ": ";
   if (v.pricing) {
     out += v.pricing->quantity.to_string() + " " + v.pricing->unit + " × " +
            v.pricing->unit_price.to_string() + ccy + " = " + v.list_cost.to_string() + ccy;
@@ -227,19 +243,40 @@ std::string describe(const ChargeLine& c, const RowValues& v, const std::string&
   return out;
 }
 
+Sku full_sku(const ChargeLine& c, Facts& facts) {
+  Sku sku = sku_of(c, facts);
+  sku.head = head_of(c);
+  sku.provider = &facts.provider(c.provider);
+  sku.calendar = &facts.calendar(sku.provider->billing_time_zone);
+  if (!c.region.empty()) sku.region_name = facts.region(c.provider, c.region);
+  return sku;
+}
+
+const Sku& Facts::sku(const ChargeLine& c) {
+  auto [it, added] = skus_.try_emplace(c.id);
+  auto& [key, sku] = it->second;
+  if (added) {
+    key = SkuKey{c.provider, c.component, c.instance_type, c.region, c.mode, c.kind, c.price_id};
+    sku = full_sku(c, *this);
+  } else if (!key.matches(c)) {  // another line with this id (not a stored row's)
+    return others_.emplace_back(full_sku(c, *this));
+  }
+  return sku;
+}
+
 // The facts every row of a line shares.
 struct LineFacts {
   const ProviderFacts* provider = nullptr;
   const Calendar* calendar = nullptr;
-  Sku sku;
-  Instant booked{};  // when the line was charged
+  const Sku* sku = nullptr;  // Facts::sku's, kept as long as the Facts
+  Instant booked{};          // when the line was charged
 };
 
 LineFacts line_facts(const ChargeLine& c, Facts& facts, bool usage) {
   LineFacts f;
-  f.provider = &facts.provider(c.provider);
-  f.calendar = &facts.calendar(f.provider->billing_time_zone);
-  f.sku = sku_of(c, facts);
+  f.sku = &facts.sku(c);
+  f.provider = f.sku->provider;
+  f.calendar = f.sku->calendar;
   // A usage line is charged for the period it covers; anything else when its last event
   // happened (a renewal paid on 3 March from a February expiry is booked in March).
   f.booked = c.period_start;
@@ -250,95 +287,119 @@ LineFacts line_facts(const ChargeLine& c, Facts& facts, bool usage) {
   return f;
 }
 
-FocusRow cells(const ChargeLine& c, const LineFacts& f, const RowValues& v, Facts& facts) {
+// The cells of one row, in focus_columns() order, handed to `o` one at a time: o.null(),
+// o.text(s) (a text, kept even when empty), o.text_or_null(s), o.decimal(d), o.instant(t),
+// o.integer(n), o.integers(list) ("3,4,7"; null when empty). FocusRowCells keeps them as strings
+// (focus_export), FocusCsvCells writes them straight into a CSV buffer (write_focus_csv).
+template <typename Out>
+void put_cells(Out& o, const ChargeLine& c, const LineFacts& f, const RowValues& v) {
   const ServiceNames service = service_of(c.component);
-  const std::string ccy = c.currency.to_string();
-  const std::string billed = v.billed.to_string();
-  const std::string effective = v.effective.to_string();
-  const std::string list = v.list_cost.to_string();
-  const Cell unit_price = v.pricing ? Cell{v.pricing->unit_price.to_string()} : Cell{};
-  const Cell quantity = v.pricing ? Cell{v.pricing->quantity.to_string()} : Cell{};
-  const Cell unit = v.pricing ? Cell{v.pricing->unit} : Cell{};
-  Cell resource_id;
-  if (!c.instance.empty()) {
-    resource_id = c.component == "compute" || c.component.empty() ? c.instance
-                                                                  : c.instance + "/" + c.component;
-  }
-  const Cell region_id = text_or_null(c.region);
-  return {
-      Cell{},                                              // AvailabilityZone
-      billed,                                              // BilledCost
-      c.account,                                           // BillingAccountId
-      c.account,                                           // BillingAccountName
-      std::string("Cloud Account"),                        // BillingAccountType
-      ccy,                                                 // BillingCurrency
-      format_instant(v.billing.end),                       // BillingPeriodEnd
-      format_instant(v.billing.start),                     // BillingPeriodStart
-      Cell{},                                              // CapacityReservationId
-      Cell{},                                              // CapacityReservationStatus
-      std::string(v.cls.category),                         // ChargeCategory
-      v.billing.correction ? Cell{"Correction"} : Cell{},  // ChargeClass
-      v.description,                                       // ChargeDescription
-      std::string(v.cls.frequency),                        // ChargeFrequency
-      format_instant(v.end),                               // ChargePeriodEnd
-      format_instant(v.start),                             // ChargePeriodStart
-      Cell{},                                              // CommitmentDiscountCategory
-      Cell{},                                              // CommitmentDiscountId
-      Cell{},                                              // CommitmentDiscountName
-      Cell{},                                              // CommitmentDiscountQuantity
-      Cell{},                                              // CommitmentDiscountStatus
-      Cell{},                                              // CommitmentDiscountType
-      Cell{},                                              // CommitmentDiscountUnit
-      v.consumed_quantity,                                 // ConsumedQuantity
-      v.consumed_unit,                                     // ConsumedUnit
-      list,                                                // ContractedCost
-      unit_price,                                          // ContractedUnitPrice
-      effective,                                           // EffectiveCost
-      text_or_null(v.billing.invoice_id),                  // InvoiceId (null: a forecast)
-      f.provider->name,                                    // InvoiceIssuerName
-      list,                                                // ListCost
-      unit_price,                                          // ListUnitPrice
-      pricing_category(c.mode),                            // PricingCategory
-      ccy,                                                 // PricingCurrency
-      unit_price,                                          // PricingCurrencyContractedUnitPrice
-      effective,                                           // PricingCurrencyEffectiveCost
-      unit_price,                                          // PricingCurrencyListUnitPrice
-      quantity,                                            // PricingQuantity
-      unit,                                                // PricingUnit
-      f.provider->name,                                    // ProviderName
-      f.provider->name,                                    // PublisherName
-      region_id,                                           // RegionId
-      region_id ? facts.region(c.provider, c.region) : Cell{},  // RegionName
-      resource_id,                                              // ResourceId
-      c.instance.empty() ? Cell{} : Cell{c.instance},           // ResourceName: the instance's
-      resource_id ? Cell{service.resource_type} : Cell{},       // ResourceType
-      std::string(service.category),                            // ServiceCategory
-      std::string(service.service),                             // ServiceName
-      std::string(service.subcategory),                         // ServiceSubcategory
-      f.sku.id,                                                 // SkuId
-      std::string(service.meter),                               // SkuMeter
-      text_or_null(f.sku.details),                              // SkuPriceDetails
-      f.sku.price_id,                                           // SkuPriceId
-      Cell{},                                                   // SubAccountId
-      Cell{},                                                   // SubAccountName
-      Cell{},                                                   // SubAccountType
-      Cell{},                                                   // Tags
-      // x_ columns
-      std::to_string(c.id),                                           // x_ChargeId
-      std::to_string(c.run_index),                                    // x_SettlementIndex
-      std::string(v.row_kind),                                        // x_RowKind
-      c.kind,                                                         // x_ChargeKind
-      c.component,                                                    // x_Component
-      text_or_null(c.mode),                                           // x_BillingMode
-      text_or_null(c.instance_type),                                  // x_InstanceType
-      c.price_id ? Cell{std::to_string(*c.price_id)} : Cell{},        // x_PriceId
-      f.sku.effective_from,                                           // x_PriceEffectiveFrom
-      c.policy_id ? Cell{std::to_string(*c.policy_id)} : Cell{},      // x_PolicyId
-      c.discount_id ? Cell{std::to_string(*c.discount_id)} : Cell{},  // x_DiscountId
-      v.exact_cost.to_string(),                                       // x_ExactCost
-      v.rounding_amount.to_string(),                                  // x_RoundingAmount
-      c.event_seqs.empty() ? Cell{} : Cell{join_seqs(c.event_seqs)},  // x_EventSeqs
+  const std::string_view ccy = c.currency.code();
+  const bool priced = v.pricing.has_value();
+  const auto unit_price = [&] {
+    if (priced) {
+      o.decimal(v.pricing->unit_price);
+    } else {
+      o.null();
+    }
   };
+  const bool compute = c.component == "compute" || c.component.empty();
+  o.null();                                                  // AvailabilityZone
+  o.decimal(v.billed);                                       // BilledCost
+  o.text(c.account);                                         // BillingAccountId
+  o.text(c.account);                                         // BillingAccountName
+  o.text("Cloud Account");                                   // BillingAccountType
+  o.text(ccy);                                               // BillingCurrency
+  o.instant(v.billing.end);                                  // BillingPeriodEnd
+  o.instant(v.billing.start);                                // BillingPeriodStart
+  o.null();                                                  // CapacityReservationId
+  o.null();                                                  // CapacityReservationStatus
+  o.text(v.cls.category);                                    // ChargeCategory
+  o.text_or_null(v.billing.correction ? "Correction" : "");  // ChargeClass
+  o.text(v.description);                                     // ChargeDescription
+  o.text(v.cls.frequency);                                   // ChargeFrequency
+  o.instant(v.end);                                          // ChargePeriodEnd
+  o.instant(v.start);                                        // ChargePeriodStart
+  for (int i = 0; i < 7; ++i) o.null();                      // CommitmentDiscount* (7 columns)
+  if (v.consumed_quantity) {                                 // ConsumedQuantity
+    o.text(*v.consumed_quantity);
+  } else {
+    o.null();
+  }
+  if (v.consumed_unit) {  // ConsumedUnit
+    o.text(*v.consumed_unit);
+  } else {
+    o.null();
+  }
+  o.decimal(v.list_cost);            // ContractedCost
+  unit_price();                      // ContractedUnitPrice
+  o.decimal(v.effective);            // EffectiveCost
+  o.text_or_null(v.billing.invoice_id);  // InvoiceId (null: a forecast)
+  o.text(f.provider->name);          // InvoiceIssuerName
+  o.decimal(v.list_cost);            // ListCost
+  unit_price();                      // ListUnitPrice
+  o.text(pricing_category(c.mode));  // PricingCategory
+  o.text(ccy);                       // PricingCurrency
+  unit_price();                      // PricingCurrencyContractedUnitPrice
+  o.decimal(v.effective);            // PricingCurrencyEffectiveCost
+  unit_price();                      // PricingCurrencyListUnitPrice
+  if (priced) {                      // PricingQuantity, PricingUnit
+    o.decimal(v.pricing->quantity);
+    o.text(v.pricing->unit);
+  } else {
+    o.null();
+    o.null();
+  }
+  o.text(f.provider->name);  // ProviderName
+  o.text(f.provider->name);  // PublisherName
+  o.text_or_null(c.region);  // RegionId
+  if (c.region.empty()) {    // RegionName
+    o.null();
+  } else if (const Cell& name = f.sku->region_name) {
+    o.text(*name);
+  } else {
+    o.null();
+  }
+  if (c.instance.empty()) {  // ResourceId
+    o.null();
+  } else if (compute) {
+    o.text(c.instance);
+  } else {
+    o.text2(c.instance, "/", c.component);
+  }
+  o.text_or_null(c.instance);  // ResourceName: the instance's
+  if (c.instance.empty()) {    // ResourceType
+    o.null();
+  } else {
+    o.text(service.resource_type);
+  }
+  o.text(service.category);              // ServiceCategory
+  o.text(service.service);               // ServiceName
+  o.text(service.subcategory);           // ServiceSubcategory
+  o.text(f.sku->id);                     // SkuId
+  o.text(service.meter);                 // SkuMeter
+  o.text_or_null(f.sku->details);        // SkuPriceDetails
+  o.text(f.sku->price_id);               // SkuPriceId
+  for (int i = 0; i < 4; ++i) o.null();  // SubAccountId, SubAccountName, SubAccountType, Tags
+  // x_ columns
+  o.integer(c.id);                  // x_ChargeId
+  o.integer(c.run_index);           // x_SettlementIndex
+  o.text(v.row_kind);               // x_RowKind
+  o.text(c.kind);                   // x_ChargeKind
+  o.text(c.component);              // x_Component
+  o.text_or_null(c.mode);           // x_BillingMode
+  o.text_or_null(c.instance_type);  // x_InstanceType
+  o.integer(c.price_id);            // x_PriceId
+  if (f.sku->effective_from) {      // x_PriceEffectiveFrom
+    o.text(*f.sku->effective_from);
+  } else {
+    o.null();
+  }
+  o.integer(c.policy_id);        // x_PolicyId
+  o.integer(c.discount_id);      // x_DiscountId
+  o.decimal(v.exact_cost);       // x_ExactCost
+  o.decimal(v.rounding_amount);  // x_RoundingAmount
+  o.integers(c.event_seqs);      // x_EventSeqs
 }
 
 // A purchase whose EffectiveCost is spread over the hours it covers, and the next hour due.
@@ -374,7 +435,7 @@ RowValues amortised_slice(const Amortised& a) {
   v.consumed_quantity = std::to_string((v.end - v.start).count());
   v.consumed_unit = "Seconds";
   v.description =
-      describe(c, v,
+      describe(a.facts.sku->head, c, v,
                " amortised, hour " + std::to_string(k + 1) + " of " + std::to_string(a.slices) +
                    " of " + a.amount.to_string() + " " + c.currency.to_string());
   return v;
@@ -393,11 +454,12 @@ void mark_forecast(RowValues& v) {
 
 // Streams the rows of hourly lines, merging in the amortised hours of the purchases met so
 // far: memory holds one entry per purchase still running, not its rows.
+using RowSink = std::function<void(const ChargeLine&, const LineFacts&, const RowValues&)>;
+
 class RowStream {
  public:
   // `horizon`: the replay clock; amortised hours from it on are a forecast (FocusPart).
-  RowStream(Facts& facts, const std::function<void(const FocusRow&)>& out, FocusPart part,
-            std::optional<Instant> horizon)
+  RowStream(Facts& facts, const RowSink& out, FocusPart part, std::optional<Instant> horizon)
       : facts_(facts), out_(out), part_(part), horizon_(horizon) {}
 
   void line(const ChargeLine& c) {
@@ -436,7 +498,7 @@ class RowStream {
     v.effective = amortise ? Decimal{} : v.billed;
     v.exact_cost = c.exact_amount;
     v.rounding_amount = split ? Decimal{} : c.rounding;
-    v.description = describe(c, v, "");
+    v.description = describe(f.sku->head, c, v, "");
     emit(c, f, v);
 
     if (split) {
@@ -449,7 +511,7 @@ class RowStream {
       r.billed = r.effective = r.list_cost = c.rounding;
       r.rounding_amount = c.rounding;
       r.description = describe(
-          c, r,
+          f.sku->head, c, r,
           " rounding to the billed " + c.billed_amount.to_string() + " " + c.currency.to_string());
       emit(c, f, r);
     }
@@ -479,36 +541,58 @@ class RowStream {
           Decimal(a.pricing.list_cost.sign() < 0 ? -1 : 1), a.pricing.list_cost};
       a.quantity_quantum = amortisation::quantum_for_factor(a.pricing.unit_price);
     }
-    pending_.push(std::move(a));
+    std::uint32_t slot;
+    if (free_.empty()) {
+      slot = static_cast<std::uint32_t>(purchases_.size());
+      purchases_.push_back(std::move(a));
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      purchases_[slot] = std::move(a);
+    }
+    pending_.push({purchases_[slot].next_start(), purchases_[slot].order, slot});
   }
 
+  // A purchase in the queue: its next hour's start, then first come, first out. The purchase
+  // stays in its slot of purchases_ until its last hour; only this handle moves in the heap.
+  struct Due {
+    Instant start;
+    std::uint64_t order;
+    std::uint32_t slot;
+  };
   struct Later {
-    bool operator()(const Amortised& a, const Amortised& b) const {
-      const Instant x = a.next_start(), y = b.next_start();
-      return x != y ? x > y : a.order > b.order;
+    bool operator()(const Due& a, const Due& b) const {
+      return a.start != b.start ? a.start > b.start : a.order > b.order;
     }
   };
 
-  void emit(const ChargeLine& c, const LineFacts& f, const RowValues& v) {
-    const FocusRow row = cells(c, f, v, facts_);
-    if (row.size() != focus_columns().size()) {
-      throw std::logic_error("FOCUS export: a row does not have one cell per column");
-    }
-    out_(row);
+  void release(std::uint32_t slot) {
+    purchases_[slot] = Amortised{};  // its strings and lists freed
+    free_.push_back(slot);
   }
 
+  void emit(const ChargeLine& c, const LineFacts& f, const RowValues& v) { out_(c, f, v); }
+
   void flush_before(Instant t) {
-    while (!pending_.empty() && pending_.top().next_start() < t) {
-      Amortised a = pending_.top();
+    while (!pending_.empty() && pending_.top().start < t) {
+      const std::uint32_t slot = pending_.top().slot;
       pending_.pop();
+      Amortised& a = purchases_[slot];
       const bool ahead = horizon_ && a.next_start() >= *horizon_;
-      if (ahead && part_ == FocusPart::billed) continue;  // the rest of it is a forecast
+      if (ahead && part_ == FocusPart::billed) {  // the rest of it is a forecast
+        release(slot);
+        continue;
+      }
       if (ahead == (part_ == FocusPart::forecast)) {
         RowValues v = amortised_slice(a);
         if (ahead) mark_forecast(v);
         emit(a.line, a.facts, v);
       }
-      if (++a.next < a.slices) pending_.push(std::move(a));
+      if (++a.next < a.slices) {
+        pending_.push({a.next_start(), a.order, slot});
+      } else {
+        release(slot);
+      }
     }
   }
 
@@ -525,10 +609,12 @@ class RowStream {
   }
 
   Facts& facts_;
-  const std::function<void(const FocusRow&)>& out_;
+  const RowSink& out_;
   FocusPart part_;
   std::optional<Instant> horizon_;
-  std::priority_queue<Amortised, std::vector<Amortised>, Later> pending_;
+  std::vector<Amortised> purchases_;  // by slot
+  std::vector<std::uint32_t> free_;   // slots of purchases_ done
+  std::priority_queue<Due, std::vector<Due>, Later> pending_;
   std::uint64_t counter_ = 0;
 };
 
@@ -539,18 +625,36 @@ std::optional<Instant> replay_end(SQLite::Database& db) {
   return Instant{std::chrono::seconds{q.getColumn(0).getInt64()}};
 }
 
-}  // namespace
-
-void for_each_focus_row(Database& db, const std::vector<ChargeLine>& lines,
-                        const std::function<void(const FocusRow&)>& row, FocusPart part) {
+// The rows of the export, each handed to `sink` as its line, line facts and values.
+void for_each_focus_values(Database& db, const std::vector<ChargeLine>& lines, FocusPart part,
+                           const RowSink& sink) {
   try {
     Facts facts(sqlite(db));
-    RowStream stream(facts, row, part, replay_end(sqlite(db)));
+    RowStream stream(facts, sink, part, replay_end(sqlite(db)));
     for_each_hourly(lines, [&](const ChargeLine& line) { stream.line(line); });
     stream.finish();
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("FOCUS export: ") + e.what());
   }
+}
+
+[[noreturn]] void cell_count_error() {
+  throw std::logic_error("FOCUS export: a row does not have one cell per column");
+}
+
+}  // namespace
+
+void for_each_focus_row(Database& db, const std::vector<ChargeLine>& lines,
+                        const std::function<void(const FocusRow&)>& row, FocusPart part) {
+  const std::size_t width = focus_columns().size();
+  FocusRow cells;
+  for_each_focus_values(db, lines, part,
+                        [&](const ChargeLine& c, const LineFacts& f, const RowValues& v) {
+                          focus_cells::FocusRowCells o(cells);
+                          put_cells(o, c, f, v);
+                          if (o.cells() != width) cell_count_error();
+                          row(cells);
+                        });
 }
 
 FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines, FocusPart part) {
@@ -564,21 +668,24 @@ FocusTable focus_export(Database& db, const std::vector<ChargeLine>& lines, Focu
 void write_focus_csv(std::ostream& out, Database& db, const std::vector<ChargeLine>& lines,
                      FocusPart part) {
   const auto& columns = focus_columns();
+  std::string buffer;
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (i) out << ',';
-    out << csv_cell(columns[i]);
+    if (i) buffer += ',';
+    append_csv_cell(buffer, columns[i]);
   }
-  out << '\n';
-  for_each_focus_row(
-      db, lines,
-      [&](const FocusRow& row) {
-        for (std::size_t i = 0; i < row.size(); ++i) {
-          if (i) out << ',';
-          if (row[i]) out << csv_cell(*row[i]);
-        }
-        out << '\n';
-      },
-      part);
+  buffer += '\n';
+  constexpr std::size_t kFlushBytes = 1 << 16;
+  focus_cells::FocusCsvCells o(buffer);
+  for_each_focus_values(db, lines, part,
+                        [&](const ChargeLine& c, const LineFacts& f, const RowValues& v) {
+                          put_cells(o, c, f, v);
+                          if (o.end_line() != columns.size()) cell_count_error();
+                          if (buffer.size() >= kFlushBytes) {
+                            out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+                            buffer.clear();
+                          }
+                        });
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
 }
 
 }  // namespace gpubill

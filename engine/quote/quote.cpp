@@ -732,8 +732,8 @@ void build_lines(Ctx& ctx, const std::vector<Ranked>& best,
 
 }  // namespace
 
-QuoteEngine::QuoteEngine(const Catalog& catalog)
-    : catalog_(catalog), index_(std::make_unique<Index>(catalog)) {}
+QuoteEngine::QuoteEngine(const Catalog& catalog, const UnloadedOffers* unloaded)
+    : catalog_(catalog), index_(std::make_unique<Index>(catalog, unloaded)) {}
 
 QuoteEngine::~QuoteEngine() = default;
 
@@ -870,7 +870,7 @@ QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w,
     }
   }
   std::sort(best.begin(), best.end(), before);
-  result.offers_total = ix.offers.size();
+  result.offers_total = ix.offers.size() + unloaded_offer_count(ix.unloaded);
 
   build_lines(ctx, best, unknowns, tallies, result);
   result.stale_apart = options.stale_apart;

@@ -341,21 +341,25 @@ QuoteLine build_unknown(Ctx& ctx, const IndexedOffer& o, int m, Unknown why) {
   return line;
 }
 
-std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& o) {
+namespace {
+
+std::string comma_list(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::string exclusion_text_for(Ctx& ctx, Exclude why, const std::string& region, const Gpu* g) {
   const auto& w = ctx.w;
-  const Gpu* g = o.gpu;
-  auto list = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-    return out;
-  };
+  const auto list = comma_list;
   switch (why) {
     case Exclude::provider:
       return "provider not among the workload's providers (" + list(w.providers) + ")";
     case Exclude::region:
       return "region " +
-             (ctx.ix.regions[o.region].empty() ? std::string("* (every region of the provider)")
-                                               : ctx.ix.regions[o.region]) +
+             (region.empty() ? std::string("* (every region of the provider)") : region) +
              " not among the workload's regions (" + list(w.regions) + ")";
     case Exclude::no_gpu:
       return "no GPU model recorded for this instance type";
@@ -392,6 +396,16 @@ std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& o) {
     case Exclude::too_long:
       return "the work would take more than 100 years on " + std::to_string(w.gpu_count) + " × " +
              g->id;
+    default:
+      return "?";
+  }
+}
+
+std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& o) {
+  const auto& w = ctx.w;
+  const Gpu* g = o.gpu;
+  const auto list = comma_list;
+  switch (why) {
     case Exclude::count:
       return o.gpu_count.to_string() + " × " + g->id + " per instance, the workload needs " +
              std::to_string(w.gpu_count);
@@ -417,52 +431,9 @@ std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& o) {
       for (BillingMode m : w.modes) allowed.push_back(std::string(to_string(m)));
       return "sold only as " + list(sold) + "; the workload allows " + list(allowed);
     }
+    default:
+      return exclusion_text_for(ctx, why, ctx.ix.regions[o.region], g);
   }
-  return "?";
-}
-
-std::vector<FamilyExclusion> build_exclusions(Ctx& ctx, const Tallies& t) {
-  const auto& data = ctx.catalog.data();
-  std::unordered_map<std::uint64_t, std::string> texts;
-  std::vector<FamilyExclusion> out;
-  for (std::uint32_t family = 0; family < t.first.size(); ++family) {
-    std::vector<const Tally*> tallies;
-    for (std::uint32_t i = t.first[family]; i != Tallies::kNone; i = t.all[i].next) {
-      tallies.push_back(&t.all[i]);
-    }
-    if (tallies.empty()) continue;
-    const Family& f = ctx.ix.families[family];
-    FamilyExclusion fe;
-    fe.provider = data.providers[f.provider].id;
-    fe.family = f.name;
-    std::sort(tallies.begin(), tallies.end(), [](const Tally* a, const Tally* b) {
-      return a->count != b->count ? a->count > b->count : a->example < b->example;
-    });
-    for (const Tally* tally : tallies) {
-      const IndexedOffer& example = ctx.ix.offers[tally->example];
-      fe.offers += tally->count;
-      // The text depends on the reason, its detail and the GPU, except for vCPU and RAM
-      // figures, which are the example's own.
-      std::string text;
-      if (tally->why == Exclude::vcpu || tally->why == Exclude::ram) {
-        text = exclusion_text(ctx, tally->why, example);
-      } else {
-        const std::uint64_t key =
-            (std::uint64_t{static_cast<std::uint8_t>(tally->why)} << 56) |
-            (std::uint64_t{static_cast<std::uint32_t>(example.gpu_index + 1)} << 32) |
-            tally->detail;
-        auto [it, added] = texts.try_emplace(key);
-        if (added) it->second = exclusion_text(ctx, tally->why, example);
-        text = it->second;
-      }
-      fe.reasons.push_back({std::move(text), tally->count, ctx.ix.offer_id(ctx.catalog, example)});
-    }
-    out.push_back(std::move(fe));
-  }
-  std::sort(out.begin(), out.end(), [](const FamilyExclusion& a, const FamilyExclusion& b) {
-    return std::tie(a.provider, a.family) < std::tie(b.provider, b.family);
-  });
-  return out;
 }
 
 std::vector<std::string> assumptions(Ctx& ctx) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "catalog/catalog_store.hpp"
+#include "catalog/offer_summary_store.hpp"
 #include "gpubill/base/errors.hpp"
 #include "gpubill/catalog/catalog_offers.hpp"
 #include "gpubill/quote/quote.hpp"
@@ -32,18 +33,44 @@ std::optional<std::set<std::string>> named_gpu_ids(const CatalogData& data,
   return ids;
 }
 
+// The narrowed read with the offer summary: GPUs first (to match the workload's names), then
+// only the instance types and prices of the matched GPUs' offers, `summary` narrowed to the
+// others; nullopt when the workload names no GPU the catalog knows.
+std::optional<CatalogData> read_with_summary(SQLite::Database& sql, UnloadedOffers& summary,
+                                             std::int64_t t, const Workload& workload) {
+  if (workload.gpu.models.empty()) return std::nullopt;
+  const std::set<std::string> no_gpus;
+  CatalogData data = read_catalog_data(sql, std::nullopt, PriceLoad::none, &no_gpus);
+  auto ids = named_gpu_ids(data, workload);
+  if (!ids) return std::nullopt;
+  read_instance_types_carrying(sql, data, *ids);
+  read_prices_around_only(sql, data, t, *ids);
+  std::erase_if(summary.groups, [&](const OfferGroup& g) { return ids->count(g.gpu) > 0; });
+  summary.loaded_gpus = std::move(*ids);
+  return data;
+}
+
 }  // namespace
 
-Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload) {
+Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload,
+                           std::optional<UnloadedOffers>* unloaded) {
   SQLite::Database& sql = sqlite(db);
-  CatalogData data = read_catalog_data(sql, std::nullopt, PriceLoad::none);
-  const auto ids = named_gpu_ids(data, workload);
   try {
-    read_prices_around(sql, data, at.time_since_epoch().count(), ids ? &*ids : nullptr);
+    const std::int64_t t = at.time_since_epoch().count();
+    if (unloaded) unloaded->reset();
+    if (auto summary = unloaded ? read_offer_summary(sql) : std::nullopt) {
+      if (auto data = read_with_summary(sql, *summary, t, workload)) {
+        *unloaded = std::move(summary);
+        return Catalog(std::move(*data));
+      }
+    }
+    CatalogData data = read_catalog_data(sql, std::nullopt, PriceLoad::none);
+    const auto ids = named_gpu_ids(data, workload);
+    read_prices_around(sql, data, t, ids ? &*ids : nullptr);
+    return Catalog(std::move(data));
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
   }
-  return Catalog(std::move(data));
 }
 
 }  // namespace gpubill

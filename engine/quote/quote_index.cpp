@@ -237,8 +237,14 @@ void IndexBuilder::add_offers(const InstanceType& it, std::uint16_t provider, co
 // Offers: each instance type (or host + attachable GPU count) in each region it has
 // region-specific rows for (every-region rows apply there too); without any, one offer for
 // every region of the provider (region "", shown "*").
+//
+// With Index::unloaded, only the offers whose GPU was loaded: the others are summarized.
 void IndexBuilder::add_all_offers() {
   static const RowList no_rows;
+  const UnloadedOffers* unloaded = ix.unloaded;
+  const auto loaded = [&](const Gpu* g) {
+    return !unloaded || (g && unloaded->loaded_gpus.count(g->id) > 0);
+  };
   std::size_t expected = 0;  // offers before regions: a bound to reserve against reallocation
   for (const auto& it : data.instance_types) {
     expected += 1;
@@ -251,17 +257,19 @@ void IndexBuilder::add_all_offers() {
     const RowList& own = rows_of(it.provider, SubjectKind::instance, it.id);
     const bool any_gpu = !it.gpu.empty() || !it.attachable.empty();
     if (!it.gpu.empty()) {
-      add_offers(it, p->second, catalog.find_gpu(it.gpu), 0, own, no_rows, std::nullopt);
+      const Gpu* g = catalog.find_gpu(it.gpu);
+      if (loaded(g)) add_offers(it, p->second, g, 0, own, no_rows, std::nullopt);
     }
     for (const auto& a : it.attachable) {
       const Gpu* g = catalog.find_gpu(a.gpu);
+      if (!loaded(g)) continue;
       const RowList& gpu_rows = g ? rows_of(it.provider, SubjectKind::gpu, g->id)
                                   : rows_of(it.provider, SubjectKind::gpu, a.gpu);
       for (int count : a.counts) {
         if (count > 0) add_offers(it, p->second, g, count, own, gpu_rows, a.retired_on);
       }
     }
-    if (!any_gpu) add_offers(it, p->second, nullptr, 0, own, no_rows, std::nullopt);
+    if (!any_gpu && loaded(nullptr)) add_offers(it, p->second, nullptr, 0, own, no_rows, {});
   }
 }
 
@@ -277,6 +285,9 @@ void IndexBuilder::add_provider_regions() {
   ix.provider_regions.resize(data.providers.size());
   for (const auto& r : data.regions) add_region(r.provider, r.id);
   for (const auto& p : data.prices) add_region(p.provider, p.region);
+  if (ix.unloaded) {
+    for (const auto& [provider, region] : ix.unloaded->price_regions) add_region(provider, region);
+  }
 }
 
 // Deterministic order: provider, region, instance type, GPU, GPU count. The offers' indices in
@@ -362,7 +373,8 @@ void lay_out_rows(QuoteEngine::Index& ix) {
 
 }  // namespace
 
-QuoteEngine::Index::Index(const Catalog& catalog) {
+QuoteEngine::Index::Index(const Catalog& catalog, const UnloadedOffers* left_out)
+    : unloaded(left_out) {
   IndexBuilder builder(*this, catalog);
   builder.add_all_offers();
   builder.add_provider_regions();

@@ -102,7 +102,10 @@ struct QuoteEngine::Index {
   std::vector<Family> families;
   std::vector<DiscountGroup> discount_groups;
 
-  Index(const Catalog& catalog);
+  // Offers left out of the catalog (with the GPUs whose offers it holds), or nullptr.
+  const UnloadedOffers* unloaded = nullptr;
+
+  Index(const Catalog& catalog, const UnloadedOffers* unloaded);
 
   const RowRef* in_force(const Span& s, std::int64_t t) const noexcept {
     const RowRef* r = rows.data() + s.begin;

@@ -226,8 +226,13 @@ struct Ctx {
 QuoteLine build_line(Ctx& ctx, const IndexedOffer& o, int mode);
 QuoteLine build_unknown(Ctx& ctx, const IndexedOffer& o, int mode, Unknown why);
 std::vector<FamilyExclusion> build_exclusions(Ctx& ctx, const Tallies& tallies);
+// The offers a narrowed read summarized instead of reading (UnloadedOffers).
+std::size_t unloaded_offer_count(const UnloadedOffers* unloaded);
 std::vector<std::string> assumptions(Ctx& ctx);
 std::string exclusion_text(Ctx& ctx, Exclude why, const IndexedOffer& example);
+// The text of a reason that depends only on the offer's region and GPU (provider, region, no
+// GPU, and the GPU's own checks): for offers summarized, not indexed (OfferGroup).
+std::string exclusion_text_for(Ctx& ctx, Exclude why, const std::string& region, const Gpu* g);
 // Fills a line's identity (ids, labels, GPU) from its offer.
 void fill_identity(Ctx& ctx, const IndexedOffer& o, int mode, QuoteLine& line);
 

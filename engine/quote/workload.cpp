@@ -416,12 +416,18 @@ void resolve_providers(const Workload& w, const Catalog& catalog, ResolvedWorklo
 }
 
 // The regions, each known to the catalog and owned by one of the workload's providers.
-void resolve_regions(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
+void resolve_regions(const Workload& w, const Catalog& catalog, const UnloadedOffers* unloaded,
+                     ResolvedWorkload& r) {
   const CatalogData& data = catalog.data();
   std::set<std::pair<std::string, std::string>> known_regions;  // (region, provider)
   for (const auto& reg : data.regions) known_regions.emplace(reg.id, reg.provider);
   for (const auto& p : data.prices) {
     if (!p.region.empty()) known_regions.emplace(p.region, p.provider);
+  }
+  if (unloaded) {
+    for (const auto& [provider, region] : unloaded->price_regions) {
+      known_regions.emplace(region, provider);
+    }
   }
   std::vector<std::string> region_ids;
   for (const auto& [id, provider] : known_regions) {
@@ -489,7 +495,8 @@ void resolve_month_hours(const Workload& w, ResolvedWorkload& r) {
   r.month_hours = *w.month_hours;
 }
 
-void resolve_date(const Workload& w, const Catalog& catalog, ResolvedWorkload& r) {
+void resolve_date(const Workload& w, const Catalog& catalog, const UnloadedOffers* unloaded,
+                  ResolvedWorkload& r) {
   if (w.date) {
     try {
       r.at = parse_instant(*w.date, true);
@@ -501,7 +508,11 @@ void resolve_date(const Workload& w, const Catalog& catalog, ResolvedWorkload& r
     r.at = *w.today;
     r.at_today = true;
   } else {
-    const auto latest = catalog.latest_price_date();
+    auto latest = catalog.latest_price_date();
+    if (unloaded && unloaded->latest_price_from &&
+        (!latest || *unloaded->latest_price_from > *latest)) {
+      latest = unloaded->latest_price_from;
+    }
     if (!latest) fail(w, "/date", "the catalog holds no prices, so there is no default date");
     r.at = *latest;
   }
@@ -509,7 +520,8 @@ void resolve_date(const Workload& w, const Catalog& catalog, ResolvedWorkload& r
 
 }  // namespace
 
-ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
+ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog,
+                                  const UnloadedOffers* unloaded) {
   check_limits(w);
   ResolvedWorkload r;
   r.spec = w;
@@ -518,11 +530,11 @@ ResolvedWorkload resolve_workload(const Workload& w, const Catalog& catalog) {
   resolve_storage_and_network(w, r);
   resolve_duration(w, catalog, r);
   resolve_providers(w, catalog, r);
-  resolve_regions(w, catalog, r);
+  resolve_regions(w, catalog, unloaded, r);
   resolve_modes(w, r);
   resolve_spot(w, r);
   resolve_currency(w, r);
-  resolve_date(w, catalog, r);
+  resolve_date(w, catalog, unloaded, r);
   resolve_month_hours(w, r);
   return r;
 }

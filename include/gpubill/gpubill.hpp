@@ -23,6 +23,7 @@
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/catalog/catalog_offers.hpp"
 #include "gpubill/catalog/commitment.hpp"
+#include "gpubill/catalog/offer_summary.hpp"
 #include "gpubill/catalog/policy.hpp"
 #include "gpubill/catalog/provenance.hpp"
 

@@ -235,7 +235,9 @@ struct Advice {
 
 class QuoteEngine {
  public:
-  explicit QuoteEngine(const Catalog& catalog);
+  // `unloaded`: the offers a narrowed read left out of `catalog` (load_quote_catalog); they are
+  // counted and excluded, never priced. Both must outlive the engine.
+  explicit QuoteEngine(const Catalog& catalog, const UnloadedOffers* unloaded = nullptr);
   ~QuoteEngine();
   QuoteEngine(const QuoteEngine&) = delete;
   QuoteEngine& operator=(const QuoteEngine&) = delete;
@@ -266,7 +268,19 @@ class QuoteEngine {
 // quote of the workload on it equals the quote on Catalog::load_around (tests/quote_load_test);
 // another workload may find fewer prices. A name that matches no GPU loads every price (the
 // quote then reports the name). Throws StoreError.
-Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload);
+//
+// With a current offer summary (offer_summary.hpp), a workload that names GPU models reads
+// only the instance types that carry one of their GPUs and those subjects' price rows; every
+// other offer comes from the summary, set in `*unloaded` (hand it to resolve_workload and
+// QuoteEngine), counted and excluded for the same reasons. Without `unloaded`, or without a
+// current summary (never built, or the catalog changed since), as above, and `*unloaded` reset.
+Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload,
+                           std::optional<UnloadedOffers>* unloaded = nullptr);
+
+// Every offer of `catalog` as the offer index lists them, counted per provider, region, family
+// and GPU, the first in offer order as each group's example (OfferGroup; price_regions and
+// loaded_gpus left empty): the summarizer of refresh_offer_summary (offer_summary.hpp).
+UnloadedOffers summarize_offers(const Catalog& catalog);
 
 // The arithmetic of one line, as text: price rows (id, source, as of), the policy's settlement
 // and rounding, usage, the prepaid terms and discounts, storage, the FX rate, the total.

@@ -15,6 +15,7 @@
 #include "gpubill/base/money.hpp"
 #include "gpubill/base/time.hpp"
 #include "gpubill/catalog/catalog.hpp"
+#include "gpubill/catalog/offer_summary.hpp"
 #include "gpubill/rules/spot_model.hpp"
 
 namespace gpubill {
@@ -191,7 +192,10 @@ struct ResolvedWorkload {
 //     workload excludes; a reference GPU without throughput at the precision;
 //   - an unknown billing mode or currency, a malformed date, a catalog with no prices (no
 //     default date).
-ResolvedWorkload resolve_workload(const Workload& workload, const Catalog& catalog);
+// `unloaded`: the offers a narrowed read left out of `catalog` (load_quote_catalog), whose price
+// regions and latest price date count as the catalog's.
+ResolvedWorkload resolve_workload(const Workload& workload, const Catalog& catalog,
+                                  const UnloadedOffers* unloaded = nullptr);
 
 // Up to n of `candidates` closest to `name` (case-insensitive edit distance), best first.
 std::vector<std::string> closest_names(std::string_view name,
