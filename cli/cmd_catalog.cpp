@@ -526,6 +526,9 @@ Database Globals::open_database(Access access) const {
   }
   auto db = Database::open(path, options);
   const bool loaded = ensure_bundled_catalog(db);
+  // Whatever command created or refilled the database, its offer summary is current after, so
+  // that a later quote reads it and never has to write (a quote of a bad workload included).
+  if (!exists || loaded) refresh_offer_summary(db, summarize_offers);
   if (!exists) {
     std::cerr << "gpubill: created the database '" << path << "' with the bundled catalog\n";
   } else if (loaded) {

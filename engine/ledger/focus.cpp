@@ -331,19 +331,19 @@ void put_cells(Out& o, const ChargeLine& c, const LineFacts& f, const RowValues&
   } else {
     o.null();
   }
-  o.decimal(v.list_cost);            // ContractedCost
-  unit_price();                      // ContractedUnitPrice
-  o.decimal(v.effective);            // EffectiveCost
+  o.decimal(v.list_cost);                // ContractedCost
+  unit_price();                          // ContractedUnitPrice
+  o.decimal(v.effective);                // EffectiveCost
   o.text_or_null(v.billing.invoice_id);  // InvoiceId (null: a forecast)
-  o.text(f.provider->name);          // InvoiceIssuerName
-  o.decimal(v.list_cost);            // ListCost
-  unit_price();                      // ListUnitPrice
-  o.text(pricing_category(c.mode));  // PricingCategory
-  o.text(ccy);                       // PricingCurrency
-  unit_price();                      // PricingCurrencyContractedUnitPrice
-  o.decimal(v.effective);            // PricingCurrencyEffectiveCost
-  unit_price();                      // PricingCurrencyListUnitPrice
-  if (priced) {                      // PricingQuantity, PricingUnit
+  o.text(f.provider->name);              // InvoiceIssuerName
+  o.decimal(v.list_cost);                // ListCost
+  unit_price();                          // ListUnitPrice
+  o.text(pricing_category(c.mode));      // PricingCategory
+  o.text(ccy);                           // PricingCurrency
+  unit_price();                          // PricingCurrencyContractedUnitPrice
+  o.decimal(v.effective);                // PricingCurrencyEffectiveCost
+  unit_price();                          // PricingCurrencyListUnitPrice
+  if (priced) {                          // PricingQuantity, PricingUnit
     o.decimal(v.pricing->quantity);
     o.text(v.pricing->unit);
   } else {
