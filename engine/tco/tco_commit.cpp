@@ -70,23 +70,7 @@ RentOption commitment_option(const QuoteLine& line, int instances, const LeaseVs
   Money allotted = Money::zero(c);
   for (const auto& p : paid) allotted += p;
   paid.back() += total - allotted;
-  Money cum = Money::zero(c), cum_pv = Money::zero(c);
-  for (int m = 0; m <= horizon; ++m) {
-    cum += paid[static_cast<std::size_t>(m)];
-    cum_pv += discount.present_value(paid[static_cast<std::size_t>(m)], m);
-    o.cumulative.push_back(cum);
-    o.cumulative_pv.push_back(cum_pv);
-  }
-  o.total = cum;
-  o.total_pv = cum_pv;
-  o.per_month =
-      Money(Decimal::divide(total.amount(), horizon, Decimal::kScale, RoundingMode::half_even), c);
-  o.price_per_gpu_hour =
-      Money(Decimal::divide(total.amount(), Decimal(horizon) * kHoursPerMonth * in.gpu_count,
-                            Decimal::kScale, RoundingMode::half_even),
-            c);
-  o.total_line = {o.total, Money::zero(c)};
-  o.pv_line = {o.total_pv, Money::zero(c)};
+  fill_from_payments(o, paid, total, in, discount);
   if (committed_months > horizon) {
     o.notes.push_back("commits " + std::to_string(committed_months) + " months for a " +
                       std::to_string(horizon) +

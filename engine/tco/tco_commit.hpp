@@ -10,6 +10,12 @@ namespace gpubill::tco_detail {
 // What an option rents: the offer, how many instances, its list price. Costs are left to fill.
 RentOption describe_rent(const QuoteLine& line, int instances, BillingMode mode, PriceUnit unit);
 
+// Fills an option's costs from what it pays in each month 0..horizon (`paid`, horizon + 1
+// entries) summing to `total`: cumulative and present-value series, totals, per month and per
+// GPU-hour, flat in the utilisation (total_line = {total, 0}).
+void fill_from_payments(RentOption& o, const std::vector<Money>& paid, const Money& total,
+                        const LeaseVsBuyInputs& in, const Discounter& discount);
+
 // A commitment rent option (mode reserved_1y / reserved_3y) from a quote's commitment line
 // (QuoteLine::commitment) of a workload holding the instance for the whole horizon: each term's
 // upfront paid at its start, the hourly fee for 730 h at the end of each month, whatever the

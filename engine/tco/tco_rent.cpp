@@ -116,6 +116,30 @@ const PriceRow* below_spot(const Catalog& catalog, const QuoteLine& line, Instan
 
 }  // namespace
 
+void tco_detail::fill_from_payments(RentOption& o, const std::vector<Money>& paid,
+                                    const Money& total, const LeaseVsBuyInputs& in,
+                                    const Discounter& discount) {
+  const Currency c = total.currency();
+  const int horizon = static_cast<int>(paid.size()) - 1;
+  Money cum = Money::zero(c), cum_pv = Money::zero(c);
+  for (int m = 0; m <= horizon; ++m) {
+    cum += paid[static_cast<std::size_t>(m)];
+    cum_pv += discount.present_value(paid[static_cast<std::size_t>(m)], m);
+    o.cumulative.push_back(cum);
+    o.cumulative_pv.push_back(cum_pv);
+  }
+  o.total = cum;
+  o.total_pv = cum_pv;
+  o.per_month =
+      Money(Decimal::divide(total.amount(), horizon, Decimal::kScale, RoundingMode::half_even), c);
+  o.price_per_gpu_hour =
+      Money(Decimal::divide(total.amount(), Decimal(horizon) * kHoursPerMonth * in.gpu_count,
+                            Decimal::kScale, RoundingMode::half_even),
+            c);
+  o.total_line = {o.total, Money::zero(c)};
+  o.pv_line = {o.total_pv, Money::zero(c)};
+}
+
 RentOption tco_detail::describe_rent(const QuoteLine& line, int instances, BillingMode mode,
                                      PriceUnit unit) {
   RentOption o;
@@ -197,23 +221,7 @@ RentOption prepaid_option(const QuoteLine& line, int instances, const LeaseVsBuy
     if (start <= horizon) paid[static_cast<std::size_t>(start)] += charge;
     start += orders[i]->months;
   }
-  Money cum = Money::zero(c), cum_pv = Money::zero(c);
-  for (int m = 0; m <= horizon; ++m) {
-    cum += paid[static_cast<std::size_t>(m)];
-    cum_pv += discount.present_value(paid[static_cast<std::size_t>(m)], m);
-    o.cumulative.push_back(cum);
-    o.cumulative_pv.push_back(cum_pv);
-  }
-  o.total = cum;
-  o.total_pv = cum_pv;
-  o.per_month =
-      Money(Decimal::divide(total.amount(), horizon, Decimal::kScale, RoundingMode::half_even), c);
-  o.price_per_gpu_hour =
-      Money(Decimal::divide(total.amount(), Decimal(horizon) * kHoursPerMonth * in.gpu_count,
-                            Decimal::kScale, RoundingMode::half_even),
-            c);
-  o.total_line = {o.total, Money::zero(c)};
-  o.pv_line = {o.total_pv, Money::zero(c)};
+  tco_detail::fill_from_payments(o, paid, total, in, discount);
   return o;
 }
 
