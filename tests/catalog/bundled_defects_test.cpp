@@ -11,22 +11,15 @@
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/quote/quote.hpp"
 #include "gpubill/store/db.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::bundled_catalog;
 
 namespace {
 
-const Catalog& bundled() {
-  static const Catalog catalog = [] {
-    auto db = Database::open(":memory:");
-    ensure_bundled_catalog(db);
-    return Catalog::load(db);
-  }();
-  return catalog;
-}
-
 const CheckReport& bundled_check() {
-  static const CheckReport report = check_catalog(bundled().data());
+  static const CheckReport report = check_catalog(bundled_catalog().data());
   return report;
 }
 
@@ -37,7 +30,7 @@ std::size_t count(const std::string& invariant) {
 }
 
 Instant latest() {
-  return *bundled().latest_price_date();
+  return *bundled_catalog().latest_price_date();
 }
 
 QuoteResult quote(const std::vector<std::string>& gpus, Instant at, QuoteOptions options = {},
@@ -48,8 +41,8 @@ QuoteResult quote(const std::vector<std::string>& gpus, Instant at, QuoteOptions
   w.duration.hours = Decimal(720);
   w.date = format_instant(at);
   w.regions = std::move(regions);
-  static const QuoteEngine engine(bundled());
-  return engine.quote(resolve_workload(w, bundled()), options);
+  static const QuoteEngine engine(bundled_catalog());
+  return engine.quote(resolve_workload(w, bundled_catalog()), options);
 }
 
 }  // namespace
@@ -68,8 +61,9 @@ TEST_CASE("defect 1: no A2 priced without its GPUs in northamerica-northeast2",
   CHECK(count("sibling_floor") == 0);
   for (const char* type : {"a2-highgpu-1g", "a2-highgpu-8g", "a2-megagpu-16g"}) {
     INFO(type);
-    CHECK(bundled().price_at("google", SubjectKind::instance, type, "northamerica-northeast2",
-                             BillingMode::payg, latest()) == nullptr);
+    CHECK(bundled_catalog().price_at("google", SubjectKind::instance, type,
+                                     "northamerica-northeast2", BillingMode::payg,
+                                     latest()) == nullptr);
   }
   // The cheapest A100 line is not that region any more.
   const QuoteResult q = quote({"A100"}, latest());
@@ -89,7 +83,7 @@ TEST_CASE("defect 2b: no Azure spot price repeated across unrelated types",
 }
 
 TEST_CASE("defect 3: retired offers are not quoted after they retire", "[catalog][bundled]") {
-  const auto* nc6 = bundled().find_instance_type("azure", "Standard_NC6");
+  const auto* nc6 = bundled_catalog().find_instance_type("azure", "Standard_NC6");
   REQUIRE(nc6 != nullptr);
   REQUIRE(nc6->retired_on);
   CHECK(format_instant(*nc6->retired_on) == "2023-09-06T00:00:00Z");
@@ -118,7 +112,7 @@ TEST_CASE("defect 4: Tencent mainland and international sites are distinct regio
           "[catalog][check][bundled]") {
   CHECK(count("region_currency") == 0);
   std::set<std::string> currencies_by_region[2];
-  for (const auto& p : bundled().data().prices) {
+  for (const auto& p : bundled_catalog().data().prices) {
     if (p.provider != "tencent" || p.subject_kind != SubjectKind::instance) continue;
     CHECK(!p.region.empty());
     const bool intl = p.region.rfind("intl-", 0) == 0;
@@ -140,8 +134,8 @@ TEST_CASE("defect 7: quarter and half GPU slices are quotable", "[catalog][bundl
   w.gpu.fraction = Decimal::parse("0.25");
   w.duration.hours = Decimal(720);
   w.date = "2020-06-30";
-  const QuoteEngine engine(bundled());
-  const QuoteResult q = engine.quote(resolve_workload(w, bundled()));
+  const QuoteEngine engine(bundled_catalog());
+  const QuoteResult q = engine.quote(resolve_workload(w, bundled_catalog()));
   REQUIRE(q.lines_priced > 0);
   for (const auto& l : q.lines) {
     INFO(l.id);
@@ -152,7 +146,7 @@ TEST_CASE("defect 7: quarter and half GPU slices are quotable", "[catalog][bundl
   }));
   // A whole count never matches a slice.
   w.gpu.fraction.reset();
-  const QuoteResult whole = engine.quote(resolve_workload(w, bundled()));
+  const QuoteResult whole = engine.quote(resolve_workload(w, bundled_catalog()));
   CHECK(std::none_of(whole.lines.begin(), whole.lines.end(),
                      [](const QuoteLine& l) { return l.instance_type == "GN7.LARGE20"; }));
 }

@@ -26,7 +26,7 @@ struct Bundled {
       commitment_files;
 };
 
-const Bundled& bundled() {
+const Bundled& bundled_files() {
   static const Bundled all = [] {
     Bundled b;
     for (const auto& f : embedded::catalog_files()) {
@@ -98,7 +98,7 @@ void check_no_overlap(const std::vector<Row>& rows, const std::vector<std::strin
 // its sections: under the sanitizers a parse takes about 25 s.
 TEST_CASE("bundled catalog: sources, periods, spot regions and rentable units",
           "[catalog][fixtures]") {
-  const auto& b = bundled();
+  const auto& b = bundled_files();
   SECTION("every dated row has a tagged original source and an as-of day") {
     REQUIRE(!b.data.prices.empty());
     const auto check = [](const auto& rows, const std::vector<std::string>& files,

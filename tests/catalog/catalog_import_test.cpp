@@ -15,8 +15,11 @@
 #include "json_schema.hpp"
 #include "store/store.hpp"
 #include "temp_dir.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::at;
+using gpubill::testing::replace_once;
 using gpubill::testing::TempDir;
 
 namespace {
@@ -49,12 +52,6 @@ const std::string kValid = R"({
   ]
 })";
 
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const auto pos = text.find(from);
-  REQUIRE(pos != std::string::npos);
-  return text.replace(pos, from.size(), to);
-}
-
 struct Where {
   std::string place, field;
 };
@@ -74,10 +71,6 @@ Where error_of(const std::string& text) {
 
 int rows(Database& db, const std::string& table) {
   return sqlite(db).execAndGet("SELECT count(*) FROM " + table).getInt();
-}
-
-Instant at(const char* text) {
-  return parse_instant(text, true);
 }
 
 const char* const kPrice0 =
@@ -104,7 +97,7 @@ TEST_CASE("a valid catalog file parses completely", "[catalog_import]") {
 }
 
 TEST_CASE("JSON syntax errors name the line", "[catalog_import]") {
-  const auto w = error_of(replace(kValid, R"("amount": "10.5",)", R"("amount": "10.5",,)"));
+  const auto w = error_of(replace_once(kValid, R"("amount": "10.5",)", R"("amount": "10.5",,)"));
   CHECK(w.place == "line 12");
   CHECK(w.field.empty());
   CHECK(error_of("").place == "line 1");
@@ -113,27 +106,27 @@ TEST_CASE("JSON syntax errors name the line", "[catalog_import]") {
 
 TEST_CASE("values of the wrong JSON type are rejected", "[catalog_import]") {
   SECTION("an amount written as a JSON number") {
-    const auto w = error_of(replace(kValid, R"("amount": "10.5")", R"("amount": 10.5)"));
+    const auto w = error_of(replace_once(kValid, R"("amount": "10.5")", R"("amount": 10.5)"));
     CHECK(w.place == "/prices/0");
     CHECK(w.field == "amount");
   }
   SECTION("a factor written as a JSON number") {
-    const auto w = error_of(replace(kValid, R"("factor": "0.83")", R"("factor": 0.83)"));
+    const auto w = error_of(replace_once(kValid, R"("factor": "0.83")", R"("factor": 0.83)"));
     CHECK(w.place == "/discounts/0");
     CHECK(w.field == "factor");
   }
   SECTION("an integer written as a string") {
-    const auto w = error_of(replace(kValid, R"("vcpu": 8)", R"("vcpu": "8")"));
+    const auto w = error_of(replace_once(kValid, R"("vcpu": 8)", R"("vcpu": "8")"));
     CHECK(w.place == "/instance_types/0");
     CHECK(w.field == "vcpu");
   }
   SECTION("an integer with a fraction") {
-    const auto w = error_of(replace(kValid, R"("min_months": 12)", R"("min_months": 12.5)"));
+    const auto w = error_of(replace_once(kValid, R"("min_months": 12)", R"("min_months": 12.5)"));
     CHECK(w.place == "/discounts/0");
     CHECK(w.field == "min_months");
   }
   SECTION("a section that is not an array") {
-    const auto w = error_of(replace(kValid, R"("gpus": [)", R"("gpus": {"x": [)"));
+    const auto w = error_of(replace_once(kValid, R"("gpus": [)", R"("gpus": {"x": [)"));
     CHECK(w.place.rfind("line", 0) == 0);  // that text is not even valid JSON
     const auto w2 = error_of(R"({"gpus": {"id": "X"}})");
     CHECK(w2.place == "/gpus");
@@ -141,71 +134,71 @@ TEST_CASE("values of the wrong JSON type are rejected", "[catalog_import]") {
 }
 
 TEST_CASE("unknown currencies, modes, units and rounding modes are rejected", "[catalog_import]") {
-  auto w = error_of(replace(kValid, R"("amount": "10.5", "currency": "CNY")",
-                            R"("amount": "10.5", "currency": "RMB")"));
+  auto w = error_of(replace_once(kValid, R"("amount": "10.5", "currency": "CNY")",
+                                 R"("amount": "10.5", "currency": "RMB")"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "currency");
-  w = error_of(replace(kValid, R"("mode": "payg")", R"("mode": "hourly")"));
+  w = error_of(replace_once(kValid, R"("mode": "payg")", R"("mode": "hourly")"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "mode");
-  w = error_of(replace(kValid, R"("unit": "hour")", R"("unit": "day")"));
+  w = error_of(replace_once(kValid, R"("unit": "hour")", R"("unit": "day")"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "unit");
-  w = error_of(
-      replace(kValid, R"("settlement_rounding": "down")", R"("settlement_rounding": "half_down")"));
+  w = error_of(replace_once(kValid, R"("settlement_rounding": "down")",
+                            R"("settlement_rounding": "half_down")"));
   CHECK(w.place == "/policies/0");
   CHECK(w.field == "settlement_rounding");
-  w = error_of(
-      replace(kValid, R"("auto_renew_local_time": "08:00")", R"("auto_renew_local_time": "8am")"));
+  w = error_of(replace_once(kValid, R"("auto_renew_local_time": "08:00")",
+                            R"("auto_renew_local_time": "8am")"));
   CHECK(w.field == "auto_renew_local_time");
-  w = error_of(replace(kValid, R"("billing_time_zone": "Asia/Shanghai")",
-                       R"("billing_time_zone": "Asia/Beijing")"));
+  w = error_of(replace_once(kValid, R"("billing_time_zone": "Asia/Shanghai")",
+                            R"("billing_time_zone": "Asia/Beijing")"));
   CHECK(w.place == "/providers/0");
   CHECK(w.field == "billing_time_zone");
 }
 
 TEST_CASE("negative prices and factors are rejected", "[catalog_import]") {
-  auto w = error_of(replace(kValid, R"("amount": "10.5")", R"("amount": "-10.5")"));
+  auto w = error_of(replace_once(kValid, R"("amount": "10.5")", R"("amount": "-10.5")"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "amount");
-  w = error_of(replace(kValid, R"("factor": "0.83")", R"("factor": "-0.83")"));
+  w = error_of(replace_once(kValid, R"("factor": "0.83")", R"("factor": "-0.83")"));
   CHECK(w.place == "/discounts/0");
   CHECK(w.field == "factor");
-  w = error_of(replace(kValid, R"("amount": "10.5")", R"("amount": "10.5.1")"));
+  w = error_of(replace_once(kValid, R"("amount": "10.5")", R"("amount": "10.5.1")"));
   CHECK(w.field == "amount");
-  w = error_of(replace(kValid, R"("amount": "10.5")", R"("amount": "0.0000000000001")"));
+  w = error_of(replace_once(kValid, R"("amount": "10.5")", R"("amount": "0.0000000000001")"));
   CHECK(w.field == "amount");  // more than 12 decimals
 }
 
 TEST_CASE("integers outside their range are rejected at either end", "[catalog_import]") {
-  auto w = error_of(replace(kValid, R"("min_months": 12)", R"("min_months": 0)"));
+  auto w = error_of(replace_once(kValid, R"("min_months": 12)", R"("min_months": 0)"));
   CHECK(w.place == "/discounts/0");
   CHECK(w.field == "min_months");
-  w = error_of(replace(kValid, R"("max_months": 23)", R"("max_months": 1201)"));
+  w = error_of(replace_once(kValid, R"("max_months": 23)", R"("max_months": 1201)"));
   CHECK(w.field == "max_months");
-  w = error_of(replace(kValid, R"("vcpu": 8)", R"("vcpu": -8)"));
+  w = error_of(replace_once(kValid, R"("vcpu": 8)", R"("vcpu": -8)"));
   CHECK(w.field == "vcpu");
 }
 
 TEST_CASE("bad dates and periods are rejected", "[catalog_import]") {
-  auto w = error_of(replace(kValid, R"("effective_from": "2019-01-01",
+  auto w = error_of(replace_once(kValid, R"("effective_from": "2019-01-01",
      "source": "list", "as_of": "2019-01-01"},)",
-                            R"("effective_from": "2019-02-30",
+                                 R"("effective_from": "2019-02-30",
      "source": "list", "as_of": "2019-01-01"},)"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "effective_from");
-  w = error_of(replace(kValid, R"("as_of": "2019-01-01"},)", R"("as_of": "Jan 2019"},)"));
+  w = error_of(replace_once(kValid, R"("as_of": "2019-01-01"},)", R"("as_of": "Jan 2019"},)"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "as_of");
-  w = error_of(replace(kValid, R"("effective_from": "2019-01-01",
+  w = error_of(replace_once(kValid, R"("effective_from": "2019-01-01",
      "source": "list", "as_of": "2019-01-01"},)",
-                       R"("effective_from": "2019-01-01", "effective_to": "2019-01-01",
+                            R"("effective_from": "2019-01-01", "effective_to": "2019-01-01",
      "source": "list", "as_of": "2019-01-01"},)"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "effective_to");
-  w = error_of(replace(kValid, R"("effective_from": "2019-01-01",
+  w = error_of(replace_once(kValid, R"("effective_from": "2019-01-01",
      "source": "list", "as_of": "2019-01-01"},)",
-                       R"("effective_from": "2019-01-01T08:00:00+08:00",
+                            R"("effective_from": "2019-01-01T08:00:00+08:00",
      "effective_to": "2019-01-01T00:00:00Z", "source": "list", "as_of": "2019-01-01"},)"));
   CHECK(w.field == "effective_to");  // the same instant, written two ways
 }
@@ -213,7 +206,7 @@ TEST_CASE("bad dates and periods are rejected", "[catalog_import]") {
 TEST_CASE("overlapping periods for one key within a file are rejected", "[catalog_import]") {
   const std::string second = std::string(kPrice0) + R"( "source": "list", "as_of": "2019-01-01"},)";
   SECTION("the same key and effective_from twice") {
-    const auto w = error_of(replace(kValid, kPrice0, second + kPrice0));
+    const auto w = error_of(replace_once(kValid, kPrice0, second + kPrice0));
     CHECK(w.place == "/prices/1");
     CHECK(w.field == "effective_from");
   }
@@ -222,7 +215,7 @@ TEST_CASE("overlapping periods for one key within a file are rejected", "[catalo
         R"({"provider": "acme", "instance_type": "x1.large", "mode": "payg", "unit": "hour",
      "amount": "11", "currency": "CNY", "effective_from": "2018-01-01",
      "effective_to": "2019-06-01", "source": "list", "as_of": "2018-01-01"},)";
-    const auto w = error_of(replace(kValid, kPrice0, earlier + kPrice0));
+    const auto w = error_of(replace_once(kValid, kPrice0, earlier + kPrice0));
     CHECK(w.place == "/prices/1");
     CHECK(w.field == "effective_from");
   }
@@ -231,20 +224,19 @@ TEST_CASE("overlapping periods for one key within a file are rejected", "[catalo
         R"({"provider": "acme", "instance_type": "x1.large", "mode": "payg", "unit": "hour",
      "amount": "11", "currency": "CNY", "effective_from": "2018-01-01",
      "source": "list", "as_of": "2018-01-01"},)";
-    CHECK(parse_catalog_json(replace(kValid, kPrice0, earlier + kPrice0), "t.json").prices.size() ==
-          3);
+    CHECK(parse_catalog_json(replace_once(kValid, kPrice0, earlier + kPrice0), "t.json")
+              .prices.size() == 3);
   }
   SECTION("the same key in another region is another key") {
     const std::string regional =
         R"({"provider": "acme", "instance_type": "x1.large", "mode": "payg", "unit": "hour",
      "region": "north-1", "amount": "11", "currency": "CNY", "effective_from": "2019-01-01",
      "source": "list", "as_of": "2019-01-01"},)";
-    CHECK(
-        parse_catalog_json(replace(kValid, kPrice0, regional + kPrice0), "t.json").prices.size() ==
-        3);
+    CHECK(parse_catalog_json(replace_once(kValid, kPrice0, regional + kPrice0), "t.json")
+              .prices.size() == 3);
   }
   SECTION("two policies of a provider starting together") {
-    const auto w = error_of(replace(kValid, R"("policies": [)", R"("policies": [
+    const auto w = error_of(replace_once(kValid, R"("policies": [)", R"("policies": [
     {"provider": "acme", "effective_from": "2019-01-01", "source": "doc", "as_of": "2019-01-01"},)"));
     CHECK(w.place == "/policies/1");
     CHECK(w.field == "effective_from");
@@ -252,19 +244,20 @@ TEST_CASE("overlapping periods for one key within a file are rejected", "[catalo
 }
 
 TEST_CASE("unknown fields are rejected, not ignored", "[catalog_import]") {
-  auto w = error_of(replace(kValid, R"("prices": [)", R"("price": [], "prices": [)"));
+  auto w = error_of(replace_once(kValid, R"("prices": [)", R"("price": [], "prices": [)"));
   CHECK(w.place == "/");
   CHECK(w.field == "price");
-  w = error_of(replace(kValid, R"("amount": "10.5")", R"("amonut": "10.5")"));
+  w = error_of(replace_once(kValid, R"("amount": "10.5")", R"("amonut": "10.5")"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "amonut");
-  w = error_of(replace(kValid, R"("memory_gb": "16")", R"("memory_gb": "16", "memory": "16")"));
+  w = error_of(
+      replace_once(kValid, R"("memory_gb": "16")", R"("memory_gb": "16", "memory": "16")"));
   CHECK(w.place == "/gpus/0");
   CHECK(w.field == "memory");
-  w = error_of(replace(kValid, R"("amount": "10.5")", R"("amount": "10.5", "amount": "11")"));
+  w = error_of(replace_once(kValid, R"("amount": "10.5")", R"("amount": "10.5", "amount": "11")"));
   CHECK(w.place == "/prices/0");
   CHECK(w.field == "amount");  // a duplicated key would silently win
-  w = error_of(replace(kValid, R"("format": "gpubill-catalog/1")", R"("format": "other/2")"));
+  w = error_of(replace_once(kValid, R"("format": "gpubill-catalog/1")", R"("format": "other/2")"));
   CHECK(w.field == "format");
 }
 
@@ -281,15 +274,15 @@ TEST_CASE("references must resolve in the file or the database", "[catalog_impor
     FAIL("no reference error");
     return {};
   };
-  auto w = where(replace(kValid, R"("instance_type": "x1.large", "mode": "prepaid")",
-                         R"("instance_type": "x1.huge", "mode": "prepaid")"));
+  auto w = where(replace_once(kValid, R"("instance_type": "x1.large", "mode": "prepaid")",
+                              R"("instance_type": "x1.huge", "mode": "prepaid")"));
   CHECK(w.place == "/prices/1");
   CHECK(w.field == "instance_type");
-  w = where(replace(kValid, R"("gpu": "X1")", R"("gpu": "X2")"));
+  w = where(replace_once(kValid, R"("gpu": "X1")", R"("gpu": "X2")"));
   CHECK(w.place == "/instance_types/0");
   CHECK(w.field == "gpu");
-  w = where(replace(kValid, R"({"provider": "acme", "mode": "prepaid", "min_months")",
-                    R"({"provider": "acne", "mode": "prepaid", "min_months")"));
+  w = where(replace_once(kValid, R"({"provider": "acme", "mode": "prepaid", "min_months")",
+                         R"({"provider": "acne", "mode": "prepaid", "min_months")"));
   CHECK(w.place == "/discounts/0");
   CHECK(w.field == "provider");
 
@@ -319,9 +312,9 @@ TEST_CASE("a bad file imports nothing", "[catalog_import]") {
             providers = rows(db, "provider");
   TempDir dir;
   // Valid rows first; the last price refers to an unknown instance type.
-  const auto path =
-      dir.write("bad.json", replace(kValid, R"("instance_type": "x1.large", "mode": "prepaid")",
-                                    R"("instance_type": "x1.huge", "mode": "prepaid")"));
+  const auto path = dir.write(
+      "bad.json", replace_once(kValid, R"("instance_type": "x1.large", "mode": "prepaid")",
+                               R"("instance_type": "x1.huge", "mode": "prepaid")"));
   try {
     (void)import_catalog_file(db, path);
     FAIL("imported a bad file");

@@ -4,14 +4,12 @@
 #include "gpubill/base/errors.hpp"
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/catalog/catalog_offers.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::at;
 
 namespace {
-
-Instant at(const char* text) {
-  return parse_instant(text, true);
-}
 
 PriceRow price(const char* subject, const char* region, BillingMode mode, const char* amount,
                const char* from, SubjectKind kind = SubjectKind::instance) {

@@ -9,8 +9,10 @@
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/store/db.hpp"
 #include "temp_dir.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::replace_once;
 using gpubill::testing::TempDir;
 
 namespace {
@@ -47,12 +49,6 @@ std::string file(const std::string& rows) {
   return kHead + rows + "]}";
 }
 
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const auto pos = text.find(from);
-  REQUIRE(pos != std::string::npos);
-  return text.replace(pos, from.size(), to);
-}
-
 // Where parsing `text`, or checking its references, fails: "place field".
 std::string error_at(const std::string& text) {
   try {
@@ -78,31 +74,32 @@ TEST_CASE("commitment rows parse, and each bad field is named", "[catalog][commi
   // 0.9 an hour × 26280 h = 23652.
   CHECK(d.commitments[1].term_cost() == Money::parse("23652 USD"));
 
-  CHECK(error_at(file(replace(kRows, R"("term_months": 12)", R"("term_months": 24)"))) ==
+  CHECK(error_at(file(replace_once(kRows, R"("term_months": 12)", R"("term_months": 24)"))) ==
         "/commitments/0 term_months");
-  CHECK(error_at(file(replace(kRows, R"("hourly": "0.9")", R"("hourly": "0")"))) ==
+  CHECK(error_at(file(replace_once(kRows, R"("hourly": "0.9")", R"("hourly": "0")"))) ==
         "/commitments/1 hourly");
-  CHECK(error_at(file(replace(kRows, R"("upfront": "0", "hourly": "0.9")",
-                              R"("upfront": "5", "hourly": "0.9")"))) == "/commitments/1 upfront");
-  CHECK(error_at(file(replace(kRows, R"("upfront": "10000", "hourly": "0")",
-                              R"("upfront": "10000", "hourly": "0.1")"))) ==
+  CHECK(error_at(file(replace_once(kRows, R"("upfront": "0", "hourly": "0.9")",
+                                   R"("upfront": "5", "hourly": "0.9")"))) ==
+        "/commitments/1 upfront");
+  CHECK(error_at(file(replace_once(kRows, R"("upfront": "10000", "hourly": "0")",
+                                   R"("upfront": "10000", "hourly": "0.1")"))) ==
         "/commitments/0 hourly");
-  CHECK(error_at(file(replace(kRows, R"("class": "standard", "term_months": 12)",
-                              R"("term_months": 12)"))) == "/commitments/0 class");
-  CHECK(error_at(file(replace(
+  CHECK(error_at(file(replace_once(kRows, R"("class": "standard", "term_months": 12)",
+                                   R"("term_months": 12)"))) == "/commitments/0 class");
+  CHECK(error_at(file(replace_once(
             kRows, R"("program": "reserved_instance", "class": "standard", "term_months": 36)",
             R"("program": "committed_use", "class": "standard", "term_months": 36)"))) ==
         "/commitments/1 class");
-  CHECK(error_at(file(replace(kRows, "\"payment\": \"all_upfront\"",
-                              "\"payment\": \"upfront\""))) == "/commitments/0 payment");
-  CHECK(error_at(file(replace(kRows, R"("region": "r1",
+  CHECK(error_at(file(replace_once(kRows, "\"payment\": \"all_upfront\"",
+                                   "\"payment\": \"upfront\""))) == "/commitments/0 payment");
+  CHECK(error_at(file(replace_once(kRows, R"("region": "r1",
      "program": "reserved_instance", "class": "standard", "term_months": 12)",
-                              R"("region": "r9",
+                                   R"("region": "r9",
      "program": "reserved_instance", "class": "standard", "term_months": 12)"))) ==
         "/commitments/0 region");
-  CHECK(error_at(file(replace(kRows, R"("instance_type": "x1.large", "region": "r1",
+  CHECK(error_at(file(replace_once(kRows, R"("instance_type": "x1.large", "region": "r1",
      "program": "reserved_instance", "class": "standard", "term_months": 36)",
-                              R"("instance_type": "x9", "region": "r1",
+                                   R"("instance_type": "x9", "region": "r1",
      "program": "reserved_instance", "class": "standard", "term_months": 36)"))) ==
         "/commitments/1 instance_type");
   // The same key twice from the same date.
@@ -137,7 +134,7 @@ TEST_CASE("commitments are stored, read back and looked up in force", "[catalog]
 TEST_CASE("catalog check: a commitment dearer than paying as you go", "[catalog][commitment]") {
   // 1-year all upfront 17520 = 2 an hour × 8760 h: no cheaper than pay-as-you-go.
   CatalogData d = parse_catalog_json(
-      file(replace(kRows, R"("upfront": "10000")", R"("upfront": "17520")")), "c.json");
+      file(replace_once(kRows, R"("upfront": "10000")", R"("upfront": "17520")")), "c.json");
   const CheckReport report = check_catalog(d);
   REQUIRE(report.errors == 1);
   const CheckViolation& v = report.violations.front();

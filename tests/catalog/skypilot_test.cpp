@@ -12,8 +12,10 @@
 #include "gpubill/store/db.hpp"
 #include "store/store.hpp"
 #include "temp_dir.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::bundled_catalog;
 using gpubill::testing::TempDir;
 
 namespace {
@@ -25,15 +27,6 @@ std::string fixture(const std::string& name) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-const Catalog& bundled() {
-  static const Catalog catalog = [] {
-    auto db = Database::open(":memory:");
-    ensure_bundled_catalog(db);
-    return Catalog::load(db);
-  }();
-  return catalog;
 }
 
 SkyPilotOptions options(const std::string& provider = "") {
@@ -63,13 +56,13 @@ Money usd(const char* amount) {
   return Money(Decimal::parse(amount), Currency::parse("USD"));
 }
 
-struct Where {
+struct CsvWhere {
   std::string place, field;
 };
 
-Where error_of(const std::string& text, const std::string& provider = "") {
+CsvWhere csv_error_of(const std::string& text, const std::string& provider = "") {
   try {
-    (void)parse_skypilot_csv(text, "vms.csv", options(provider), bundled());
+    (void)parse_skypilot_csv(text, "vms.csv", options(provider), bundled_catalog());
   } catch (const InputError& e) {
     CHECK(e.file() == "vms.csv");
     return {e.place(), e.field()};
@@ -92,8 +85,8 @@ std::string edit_line(const std::string& text, int line, const std::string& from
 }  // namespace
 
 TEST_CASE("the AWS sample becomes four instance types with regional prices", "[skypilot]") {
-  const auto result =
-      parse_skypilot_csv(fixture("aws-vms-gpu-sample.csv"), "aws.csv", options(), bundled());
+  const auto result = parse_skypilot_csv(fixture("aws-vms-gpu-sample.csv"), "aws.csv", options(),
+                                         bundled_catalog());
   const auto& d = result.data;
   REQUIRE(d.instance_types.size() == 4);
   CHECK(d.instance_types[0].id == "g4dn.xlarge");
@@ -141,8 +134,8 @@ TEST_CASE("the AWS sample becomes four instance types with regional prices", "[s
 }
 
 TEST_CASE("the GCP sample prices hosts and attachable GPUs separately", "[skypilot]") {
-  const auto result =
-      parse_skypilot_csv(fixture("gcp-vms-gpu-sample.csv"), "gcp.csv", options(), bundled());
+  const auto result = parse_skypilot_csv(fixture("gcp-vms-gpu-sample.csv"), "gcp.csv", options(),
+                                         bundled_catalog());
   const auto& d = result.data;
   REQUIRE(d.instance_types.size() == 2);
   CHECK(d.instance_types[0].id == "a2-highgpu-1g");
@@ -197,9 +190,9 @@ TEST_CASE("SkyPilot columns are found by name, in any order", "[skypilot]") {
     }
     reversed += "\r\n";
   }
-  const auto a =
-      parse_skypilot_csv(fixture("gcp-vms-gpu-sample.csv"), "gcp.csv", options(), bundled());
-  const auto b = parse_skypilot_csv(reversed, "gcp.csv", options(), bundled());
+  const auto a = parse_skypilot_csv(fixture("gcp-vms-gpu-sample.csv"), "gcp.csv", options(),
+                                    bundled_catalog());
+  const auto b = parse_skypilot_csv(reversed, "gcp.csv", options(), bundled_catalog());
   REQUIRE(a.data.prices.size() == b.data.prices.size());
   for (std::size_t i = 0; i < a.data.prices.size(); ++i) {
     CHECK(a.data.prices[i].subject == b.data.prices[i].subject);
@@ -211,44 +204,45 @@ TEST_CASE("malformed SkyPilot rows name the line and column", "[skypilot]") {
   const auto aws = fixture("aws-vms-gpu-sample.csv");
   const auto gcp = fixture("gcp-vms-gpu-sample.csv");
   SECTION("a bad number") {
-    const auto w = error_of(edit_line(aws, 5, ",0.526,", ",0.5x26,"));
+    const auto w = csv_error_of(edit_line(aws, 5, ",0.526,", ",0.5x26,"));
     CHECK(w.place == "line 5");
     CHECK(w.field == "Price");
   }
   SECTION("a negative price") {
-    const auto w = error_of(edit_line(aws, 5, ",0.526,", ",-0.526,"));
+    const auto w = csv_error_of(edit_line(aws, 5, ",0.526,", ",-0.526,"));
     CHECK(w.place == "line 5");
     CHECK(w.field == "Price");
   }
   SECTION("a byte that is not UTF-8 (it broke every later JSON export)") {
-    const auto w = error_of(edit_line(aws, 4, ",use1-az", ",use1-\xFF"));
+    const auto w = csv_error_of(edit_line(aws, 4, ",use1-az", ",use1-\xFF"));
     CHECK(w.place == "line 4");
     CHECK(w.field == "AvailabilityZone");
   }
   SECTION("a control character in a name") {
-    const auto w = error_of(edit_line(aws, 4, "g4dn.xlarge,", "g4dn.x\x1b[2Jlarge,"));
+    const auto w = csv_error_of(edit_line(aws, 4, "g4dn.xlarge,", "g4dn.x\x1b[2Jlarge,"));
     CHECK(w.field == "InstanceType");
   }
   SECTION("a wrong number of fields") {
-    const auto w = error_of(edit_line(aws, 3, ",us-east-1,", ",us-east-1,extra,"));
+    const auto w = csv_error_of(edit_line(aws, 3, ",us-east-1,", ",us-east-1,extra,"));
     CHECK(w.place == "line 3");
   }
   SECTION("an unterminated quote") {
-    const auto w = error_of(aws + "p3.2xlarge,V100,1.0,8.0,61.0,\"{'Gpus': [,3.06,,us-east-1,x\n");
+    const auto w =
+        csv_error_of(aws + "p3.2xlarge,V100,1.0,8.0,61.0,\"{'Gpus': [,3.06,,us-east-1,x\n");
     CHECK(w.place == "line 91");
   }
   SECTION("a missing column") {
-    const auto w = error_of(edit_line(gcp, 1, "SpotPrice", "Spot"));
+    const auto w = csv_error_of(edit_line(gcp, 1, "SpotPrice", "Spot"));
     CHECK(w.place == "line 1");
     CHECK(w.field == "SpotPrice");
   }
   SECTION("GPU counts whose prices do not scale") {
-    const auto w = error_of(edit_line(gcp, 46, ",4.96,", ",4.97,"));
+    const auto w = csv_error_of(edit_line(gcp, 46, ",4.96,", ",4.97,"));
     CHECK(w.place == "line 46");
     CHECK(w.field == "Price");
   }
   SECTION("a provider that cannot be inferred") {
-    const auto w = error_of(edit_line(aws, 2, ",use1-az1", ",us-east-1-a"));
+    const auto w = csv_error_of(edit_line(aws, 2, ",use1-az1", ",us-east-1-a"));
     CHECK(w.field == "provider");
   }
 }
@@ -257,7 +251,7 @@ TEST_CASE("unknown accelerators and zone disagreements are reported", "[skypilot
   auto text = fixture("gcp-vms-gpu-sample.csv");
   text = edit_line(text, 40, ",V100,", ",Z100,");  // a GPU the catalog does not have
   text = edit_line(text, 6, ",0.38,", ",0.39,");   // n1-standard-8 in one zone costs more
-  const auto result = parse_skypilot_csv(text, "gcp.csv", options("google"), bundled());
+  const auto result = parse_skypilot_csv(text, "gcp.csv", options("google"), bundled_catalog());
   bool skipped = false, disagreed = false;
   for (const auto& n : result.notes) {
     skipped = skipped || (n.find("line 40") == 0 && n.find("'Z100'") != std::string::npos);
@@ -320,7 +314,7 @@ TEST_CASE("two rows for one zone with different prices are reported", "[skypilot
   const std::string second_line =
       aws.substr(aws.find('\n') + 1, aws.find('\n', aws.find('\n') + 1) - aws.find('\n'));
   const std::string dearer = edit_line(second_line, 1, ",0.526,", ",0.600,");
-  const auto r = parse_skypilot_csv(aws + dearer, "aws.csv", options(), bundled());
+  const auto r = parse_skypilot_csv(aws + dearer, "aws.csv", options(), bundled_catalog());
   const std::size_t added_line =
       static_cast<std::size_t>(std::count(aws.begin(), aws.end(), '\n')) + 1;
   bool reported = false;
@@ -337,6 +331,7 @@ TEST_CASE("two rows for one zone with different prices are reported", "[skypilot
   REQUIRE(p);
   CHECK(p->amount == usd("0.6"));
   // The same row again, same price: a harmless repeat, not reported.
-  const auto same = parse_skypilot_csv(aws + second_line, "aws.csv", options(), bundled());
-  CHECK(same.notes.size() == parse_skypilot_csv(aws, "aws.csv", options(), bundled()).notes.size());
+  const auto same = parse_skypilot_csv(aws + second_line, "aws.csv", options(), bundled_catalog());
+  CHECK(same.notes.size() ==
+        parse_skypilot_csv(aws, "aws.csv", options(), bundled_catalog()).notes.size());
 }

@@ -20,10 +20,10 @@ using gpubill::testing::TempDir;
 namespace {
 
 // A database with the bundled catalog and one test catalog file.
-struct Db {
+struct DiffDb {
   TempDir dir;
   std::string flag;
-  explicit Db(const char* catalog) : flag(" --db '" + dir.file("d.db") + "'") {
+  explicit DiffDb(const char* catalog) : flag(" --db '" + dir.file("d.db") + "'") {
     gpubill::testing::ensure_database(dir.file("d.db"));
     const CliRun r =
         run(std::string("catalog import --force '") + GPUBILL_SOURCE_DIR + "/tests/data/" +
@@ -61,7 +61,7 @@ std::string without_row_ids(const std::string& csv) {
 }  // namespace
 
 TEST_CASE("gpubill catalog diff lists added, removed and changed prices", "[catalog][diff][cli]") {
-  const Db db("catalog-diff.json");
+  const DiffDb db("catalog-diff.json");
   const std::string diff = "catalog diff --from 2021-02-01 --to 2021-07-01 --provider diffcloud";
   const CliRun t = db.run(diff);
   INFO(t.output);
@@ -126,7 +126,7 @@ diffcloud,gpu,T4,*,payg,added,,1.25,CNY,hour,,,,,2021-05-01
 
 TEST_CASE("gpubill quote --compare-to shows what changed since an earlier quote",
           "[quote][compare][cli]") {
-  const Db db("testcloud.json");
+  const DiffDb db("testcloud.json");
   const std::string quote = "quote --gpu T4 --hours 10 --provider testcloud";
   const std::string before = db.dir.file("before.json");
   {

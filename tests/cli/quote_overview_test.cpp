@@ -16,14 +16,10 @@
 #include "temp_dir.hpp"
 #include "terminal_run.hpp"
 
+using gpubill::testing::db_flag;
 using gpubill::testing::TempDir;
 
 namespace {
-
-std::string db_flag(const TempDir& dir) {
-  gpubill::testing::ensure_database(dir.file("q.db"));
-  return " --db '" + dir.file("q.db") + "'";
-}
 
 // The lines of the tables: from the first group title to the notes.
 std::vector<std::string> table_lines(const std::string& output) {

@@ -14,6 +14,7 @@
 #include "temp_dir.hpp"
 #include "terminal_run.hpp"
 
+using gpubill::testing::db_flag;
 using gpubill::testing::run_cli;
 using gpubill::testing::Stderr;
 
@@ -21,11 +22,6 @@ namespace {
 
 std::string today() {
   return gpubill::format_day(std::chrono::floor<date::days>(std::chrono::system_clock::now()));
-}
-
-std::string db_flag(const gpubill::testing::TempDir& dir) {
-  gpubill::testing::ensure_database(dir.file("t.db"));
-  return " --db '" + dir.file("t.db") + "'";
 }
 
 // The text after `label` up to the next ". " or end of line (the header wraps at 80 columns:

@@ -13,7 +13,7 @@ using gpubill::testing::TempDir;
 
 namespace {
 
-gpubill::testing::CliRun lease_vs_buy(const TempDir& dir, const std::string& args) {
+gpubill::testing::CliRun verdict_of(const TempDir& dir, const std::string& args) {
   gpubill::testing::ensure_database(dir.file("t.db"));
   return gpubill::testing::run_cli("lease-vs-buy '" + std::string(GPUBILL_SOURCE_DIR) +
                                        "/fixtures/tco/" + args + " --db '" + dir.file("t.db") + "'",
@@ -24,7 +24,7 @@ gpubill::testing::CliRun lease_vs_buy(const TempDir& dir, const std::string& arg
 
 TEST_CASE("lease-vs-buy 8xV100: one verdict, comparable single nodes", "[tco][cli]") {
   TempDir dir;
-  const auto text = lease_vs_buy(dir, "8xV100.json'");
+  const auto text = verdict_of(dir, "8xV100.json'");
   INFO(text.output);
   REQUIRE(text.status == 0);
   std::size_t verdicts = 0;
@@ -35,7 +35,7 @@ TEST_CASE("lease-vs-buy 8xV100: one verdict, comparable single nodes", "[tco][cl
   CHECK(verdicts == 1);
   CHECK_THAT(text.output, !Catch::Contains("break-even -"));
 
-  const auto json = lease_vs_buy(dir, "8xV100.json' --format json");
+  const auto json = verdict_of(dir, "8xV100.json' --format json");
   REQUIRE(json.status == 0);
   const auto doc = nlohmann::json::parse(json.output);
   gpubill::testing::check_schema("lease-vs-buy.schema.json", doc);

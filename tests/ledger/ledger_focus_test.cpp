@@ -31,7 +31,7 @@ const std::vector<std::string> kMandatory = {
 };
 
 // Columns whose "Nulls" is False in FOCUS 1.2.
-const std::vector<std::string> kNotNull = {
+const std::vector<std::string> kNotNullColumns = {
     "BilledCost",        "BillingAccountId",   "BillingAccountType", "BillingCurrency",
     "BillingPeriodEnd",  "BillingPeriodStart", "ChargeCategory",     "ChargeFrequency",
     "ChargePeriodEnd",   "ChargePeriodStart",  "ContractedCost",     "EffectiveCost",
@@ -39,10 +39,10 @@ const std::vector<std::string> kNotNull = {
     "ServiceCategory",   "ServiceName",        "ServiceSubcategory",
 };
 
-const std::vector<std::string> kDateTimes = {"BillingPeriodEnd", "BillingPeriodStart",
-                                             "ChargePeriodEnd", "ChargePeriodStart"};
+const std::vector<std::string> kDateTimeColumns = {"BillingPeriodEnd", "BillingPeriodStart",
+                                                   "ChargePeriodEnd", "ChargePeriodStart"};
 
-const std::vector<std::string> kDecimals = {
+const std::vector<std::string> kDecimalColumns = {
     "BilledCost",
     "CommitmentDiscountQuantity",
     "ConsumedQuantity",
@@ -142,15 +142,15 @@ TEST_CASE("FOCUS rows: mandatory columns filled, datetimes ISO 8601 UTC, exact d
   for (std::size_t i = 0; i < r.table.rows.size(); ++i) {
     INFO("row " << i);
     REQUIRE(r.table.rows[i].size() == r.table.columns.size());
-    for (const auto& c : kNotNull) {
+    for (const auto& c : kNotNullColumns) {
       INFO(c);
       CHECK(r.cell(i, c));
     }
-    for (const auto& c : kDateTimes) {
+    for (const auto& c : kDateTimeColumns) {
       INFO(c << " = " << r.text(i, c));
       CHECK(std::regex_match(r.text(i, c), iso));
     }
-    for (const auto& c : kDecimals) {
+    for (const auto& c : kDecimalColumns) {
       if (!r.cell(i, c)) continue;
       INFO(c << " = " << r.text(i, c));
       CHECK(std::regex_match(*r.cell(i, c), decimal));

@@ -9,7 +9,7 @@ using gpubill::testing::ExampleRun;
 using gpubill::testing::same_instant;
 
 namespace {
-const char* const kTopup =
+const char* const kUnsubscribeTopup =
     R"({"id":"t1","time":"2017-01-01T00:00:00+08:00","type":"topup","account":"acme","amount":"10000.00","currency":"CNY"}
 )";
 std::string create(const char* id, const char* instance, const char* at) {
@@ -34,7 +34,7 @@ TEST_CASE("Huawei term example: bought 15:50:04 for a month, the term ends at th
   ExampleRun ex;
   ex.import("huawei-doc-examples.json");
   ex.replay(
-      std::string(kTopup) + create("c1", "h", "2023-03-08T15:50:04+08:00") +
+      std::string(kUnsubscribeTopup) + create("c1", "h", "2023-03-08T15:50:04+08:00") +
           R"({"id":"r1","time":"2023-03-20T10:00:00+08:00","type":"renew","account":"acme","instance":"h","months":1}
 )",
       "2023-04-01T00:00:00+08:00");
@@ -56,7 +56,7 @@ TEST_CASE("Huawei five-day no-reason unsubscription: 5 × 24 h from the opening,
   // refunded together: the log's 100.00).
   ExampleRun ex;
   ex.import("huawei-doc-examples.json");
-  ex.replay(std::string(kTopup) + create("c1", "ecs01", "2020-10-20T10:00:00+08:00") +
+  ex.replay(std::string(kUnsubscribeTopup) + create("c1", "ecs01", "2020-10-20T10:00:00+08:00") +
                 destroy("d1", "ecs01", "2020-10-22T10:00:00+08:00") +
                 create("c2", "a", "2022-11-24T14:30:30+08:00") +
                 create("c3", "b", "2022-11-24T14:30:30+08:00") +
@@ -88,7 +88,7 @@ TEST_CASE("Huawei unsubscription example: used value = paid × 344 h / 758 h",
   // refund here is paid − used.
   ExampleRun ex;
   ex.import("huawei-doc-examples.json");
-  ex.replay(std::string(kTopup) + create("c1", "evs", "2024-01-01T10:30:00+08:00") +
+  ex.replay(std::string(kUnsubscribeTopup) + create("c1", "evs", "2024-01-01T10:30:00+08:00") +
                 destroy("d1", "evs", "2024-01-15T18:40:00+08:00"),
             "2024-02-01T00:00:00+08:00");
   const auto refunds = ex.instance_charges("evs", "refund");

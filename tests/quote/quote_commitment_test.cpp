@@ -5,17 +5,15 @@
 
 #include "gpubill/quote/quote.hpp"
 #include "quote_fixture.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::cny;
 using gpubill::testing::line_with_id;
 using gpubill::testing::quote_catalog;
 using gpubill::testing::quote_workload;
 
 namespace {
-
-Money cny(const char* amount) {
-  return Money(Decimal::parse(amount), Currency::parse("CNY"));
-}
 
 Money usd(const char* amount) {
   return Money(Decimal::parse(amount), Currency::parse("USD"));

@@ -6,15 +6,13 @@
 #include "gpubill/base/percent.hpp"
 #include "gpubill/quote/quote_compare.hpp"
 #include "temp_dir.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::cny;
 using gpubill::testing::TempDir;
 
 namespace {
-
-std::optional<Money> cny(const char* amount) {
-  return Money(Decimal::parse(amount), Currency::parse("CNY"));
-}
 
 QuoteSnapshotLine line(const char* type, const char* mode, std::size_t rank, const char* price,
                        const char* total) {
@@ -23,8 +21,8 @@ QuoteSnapshotLine line(const char* type, const char* mode, std::size_t rank, con
           type,
           mode,
           rank,
-          price ? cny(price) : std::nullopt,
-          total ? cny(total) : std::nullopt,
+          price ? std::optional<Money>(cny(price)) : std::nullopt,
+          total ? std::optional<Money>(cny(total)) : std::nullopt,
           std::nullopt,
           std::nullopt};
 }
@@ -124,8 +122,8 @@ TEST_CASE("read_quote_snapshot reads a quote, bare or in a schema_version envelo
     CHECK(s.at == parse_instant("2020-03-01T00:00:00Z"));
     REQUIRE(s.lines.size() == 2);
     CHECK(s.lines[0].instance_type == "T.SMALL");
-    CHECK(*s.lines[0].total == *cny("100.00"));
-    CHECK(*s.lines[0].unit_price == *cny("10.00"));
+    CHECK(*s.lines[0].total == cny("100.00"));
+    CHECK(*s.lines[0].unit_price == cny("10.00"));
     CHECK(s.lines[1].mode.empty());
     CHECK_FALSE(s.lines[1].total);
   }

@@ -9,8 +9,10 @@
 #include "gpubill/quote/workload.hpp"
 #include "gpubill/store/db.hpp"
 #include "temp_dir.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::workload_json;
 
 namespace {
 
@@ -33,11 +35,6 @@ std::string summary(const QuoteResult& q) {
     out += "\n";
   }
   return out;
-}
-
-std::string workload_json(const std::string& gpu, const std::string& date) {
-  return R"({"format": "gpubill-workload/1", "gpu": )" + gpu +
-         R"(, "duration": {"hours": 720}, "date": ")" + date + R"("})";
 }
 
 }  // namespace

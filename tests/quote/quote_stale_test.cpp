@@ -7,24 +7,20 @@
 #include "quote_fixture.hpp"
 
 using namespace gpubill;
+using gpubill::testing::loaded_quote_catalog;
 using gpubill::testing::quote_catalog;
 using gpubill::testing::quote_workload;
 
 namespace {
 
-const Catalog& catalog() {
-  static const Catalog c(quote_catalog());
-  return c;
-}
-
 QuoteResult quote(bool stale_apart, std::size_t top = 0) {
-  static const QuoteEngine engine(catalog());
+  static const QuoteEngine engine(loaded_quote_catalog());
   QuoteOptions options;
   options.stale_apart = stale_apart;
   options.top = top;
   Workload w = quote_workload();
   w.duration.hours = Decimal(720);
-  return engine.quote(resolve_workload(w, catalog()), options);
+  return engine.quote(resolve_workload(w, loaded_quote_catalog()), options);
 }
 
 }  // namespace

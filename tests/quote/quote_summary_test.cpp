@@ -14,8 +14,10 @@
 #include "gpubill/quote/workload.hpp"
 #include "gpubill/store/db.hpp"
 #include "temp_dir.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::workload_json;
 
 namespace {
 
@@ -40,12 +42,6 @@ std::string quote_text(const QuoteResult& q) {
     out += "\n";
   }
   return out;
-}
-
-std::string workload_json(const std::string& gpu, const std::string& date,
-                          const std::string& more = "") {
-  return R"({"format": "gpubill-workload/1", "gpu": )" + gpu +
-         R"(, "duration": {"hours": 720}, "date": ")" + date + "\"" + more + "}";
 }
 
 std::int64_t stamp_version(Database& db) {

@@ -9,20 +9,16 @@
 #include "quote_fixture.hpp"
 
 using namespace gpubill;
+using gpubill::testing::loaded_quote_catalog;
 using gpubill::testing::quote_catalog;
 using gpubill::testing::quote_workload;
 
 namespace {
 
-const Catalog& catalog() {
-  static const Catalog c(quote_catalog());
-  return c;
-}
-
 // The InputError resolving `w` throws.
 InputError resolve_error(const Workload& w) {
   try {
-    resolve_workload(w, catalog());
+    resolve_workload(w, loaded_quote_catalog());
   } catch (const InputError& e) {
     return e;
   }
@@ -61,7 +57,7 @@ TEST_CASE("a workload file is read with its defaults", "[workload]") {
     "date": "2023-07-01"
   })",
                                          "w.json");
-  const ResolvedWorkload r = resolve_workload(w, catalog());
+  const ResolvedWorkload r = resolve_workload(w, loaded_quote_catalog());
   CHECK(r.gpu_count == 4);
   CHECK(r.nvlink);
   CHECK(r.gpus.size() == 4);  // V100-SXM2-16GB, -32GB, V100-PCIE-16GB, A100-40GB
@@ -78,15 +74,16 @@ TEST_CASE("a workload file is read with its defaults", "[workload]") {
 }
 
 TEST_CASE("defaults: CNY, the latest price date, every mode", "[workload]") {
-  const ResolvedWorkload r = resolve_workload(hours(quote_workload({"T4"})), catalog());
+  const ResolvedWorkload r =
+      resolve_workload(hours(quote_workload({"T4"})), loaded_quote_catalog());
   CHECK(r.currency == Currency::parse("CNY"));
   CHECK(r.currency_default);
   CHECK(r.modes.size() == 5);
   Workload w = hours(quote_workload({"T4"}));
   w.date.reset();
-  const ResolvedWorkload d = resolve_workload(w, catalog());
+  const ResolvedWorkload d = resolve_workload(w, loaded_quote_catalog());
   CHECK(d.at_default);
-  CHECK(d.at == *catalog().latest_price_date());
+  CHECK(d.at == *loaded_quote_catalog().latest_price_date());
 }
 
 TEST_CASE("sample workload files resolve against the bundled names", "[workload]") {

@@ -3,13 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include "gpubill/rules/prepaid_lifecycle.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::at;
 
 namespace {
-Instant at(const char* s) {
-  return parse_instant(s);
-}
 BillingPolicy ends_at_midnight() {
   BillingPolicy p;
   p.prepaid.term_end = PrepaidTermEnd::next_midnight;

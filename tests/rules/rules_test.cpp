@@ -3,20 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include "gpubill/rules/rules.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::at;
+using gpubill::testing::cny;
 
 namespace {
-Money cny(const char* s) {
-  return Money(Decimal::parse(s), Currency::parse("CNY"));
-}
 Money usd(const char* s) {
   return Money(Decimal::parse(s), Currency::parse("USD"));
 }
-Instant at(const char* s) {
-  return parse_instant(s);
-}
-
 BillingPolicy tencent() {
   BillingPolicy p;  // half_up to 0.01, per second, 7-day recycle bin (2017–2019)
   p.id = 1;

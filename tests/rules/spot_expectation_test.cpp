@@ -8,8 +8,10 @@
 #include "gpubill/quote/quote.hpp"
 #include "gpubill/rules/spot_model.hpp"
 #include "quote_fixture.hpp"
+#include "test_values.hpp"
 
 using namespace gpubill;
+using gpubill::testing::cny;
 using gpubill::testing::line_with_id;
 using gpubill::testing::quote_catalog;
 using gpubill::testing::quote_workload;
@@ -24,10 +26,6 @@ SpotInterruptionModel model(const char* rate, const char* interval, const char* 
   m.checkpoint_write_hours = Decimal::parse(write);
   m.restart_hours = Decimal::parse(restart);
   return m;
-}
-
-Money cny(const char* amount) {
-  return Money(Decimal::parse(amount), Currency::parse("CNY"));
 }
 
 // A quote of `w` on the test catalog, AWS spot only; `max_run_hours` set on AWS's policy.

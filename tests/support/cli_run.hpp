@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <string>
 
+#include "temp_dir.hpp"
+
 namespace gpubill::testing {
 
 struct CliRun {
@@ -43,6 +45,12 @@ inline void ensure_database(const std::string& path) {
   if (std::filesystem::exists(path)) return;
   const CliRun r = run_cli("--db '" + path + "' init", Stderr::discarded);
   REQUIRE(r.status == 0);
+}
+
+// " --db '<dir>/q.db'" for a CLI command line, the database created first (ensure_database).
+inline std::string db_flag(const TempDir& dir) {
+  ensure_database(dir.file("q.db"));
+  return " --db '" + dir.file("q.db") + "'";
 }
 
 }  // namespace gpubill::testing

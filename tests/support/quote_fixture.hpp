@@ -224,6 +224,12 @@ inline CatalogData quote_catalog() {
 }
 
 // A workload with the flags' defaults: `models` × 1, at 2023-07-01, in CNY.
+// quote_catalog() loaded once per test process.
+inline const Catalog& loaded_quote_catalog() {
+  static const Catalog catalog(quote_catalog());
+  return catalog;
+}
+
 inline Workload quote_workload(std::vector<std::string> models = {"V100"}) {
   Workload w;
   w.source = "test.json";
