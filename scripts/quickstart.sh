@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cmake -S . -B build -DGPUBILL_BUILD_TESTS=OFF >/dev/null
+# Ninja for a new build directory (one made earlier keeps its generator).
+generator=()
+[ -f build/CMakeCache.txt ] || generator=(-G Ninja)
+cmake -S . -B build "${generator[@]}" -DGPUBILL_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc)" --target gpubill
 build/gpubill quote --gpu V100 --count 1 --hours 720 "$@"

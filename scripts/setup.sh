@@ -7,6 +7,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
+  ninja-build               # schedules the library and cli/ files together on every core
   libsqlite3-dev libsqlitecpp-dev
   libhowardhinnant-date-dev tzdata
   nlohmann-json3-dev libcli11-dev

@@ -19,6 +19,8 @@ if [ "${1:-}" = "--sanitize" ]; then
          -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only")
 fi
 scripts/setup.sh "${setup[@]}"
+# Ninja for a new build directory (one made earlier keeps its generator).
+[ -f "$build/CMakeCache.txt" ] || flags+=(-G Ninja)
 cmake -S . -B "$build" "${flags[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

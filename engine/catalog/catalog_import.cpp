@@ -31,6 +31,7 @@ template <typename Work>
 auto in_transaction(Database& database, bool commit, Work work) {
   auto& db = sqlite(database);
   try {
+    ScopedTempStoreInMemory statement_journals(db);  // set outside the transaction
     WriteTransaction tx(db, database.path(), "catalog import");
     auto result = work(db);
     if (commit) tx.commit();  // otherwise rolled back by the destructor
