@@ -2,9 +2,14 @@
 // section "commitments" and the table commitment_price.
 #include "catalog/catalog_commitments.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string_view>
 #include <tuple>
+#include <utility>
 
 #include "gpubill/base/errors.hpp"
 
@@ -189,19 +194,36 @@ Decimal stored_decimal(const SQLite::Column& c) {
 
 }  // namespace
 
-void read_commitments(SQLite::Database& db, CatalogData& out) {
+void read_commitments(SQLite::Database& db, CatalogData& out, const std::set<std::string>* gpus) {
+  std::set<std::pair<std::string_view, std::string_view>> types;  // (provider, id) in `out`
+  nlohmann::json subjects = nlohmann::json::array();  // the GPU and instance type ids wanted
+  if (gpus) {
+    for (const auto& t : out.instance_types) {
+      types.emplace(t.provider, t.id);
+      subjects.push_back(t.id);
+    }
+    for (const auto& g : *gpus) subjects.push_back(g);
+    if (subjects.empty()) return;
+  }
   SQLite::Statement q(db,
-                      "SELECT id, provider, subject_kind, subject, region, program, "
-                      "offering_class, term_months, payment, upfront, hourly, currency, "
-                      "effective_from, effective_to, source, as_of FROM commitment_price "
-                      "ORDER BY provider, subject_kind, subject, region, program, offering_class, "
-                      "term_months, payment, effective_from");
+                      std::string("SELECT id, provider, subject_kind, subject, region, program, "
+                                  "offering_class, term_months, payment, upfront, hourly, "
+                                  "currency, effective_from, effective_to, source, as_of FROM "
+                                  "commitment_price ") +
+                          (gpus ? "WHERE subject IN (SELECT value FROM json_each(?)) " : "") +
+                          "ORDER BY provider, subject_kind, subject, region, program, "
+                          "offering_class, term_months, payment, effective_from");
+  if (gpus) q.bind(1, subjects.dump());
   while (q.executeStep()) {
     CommitmentRow r;
-    r.id = q.getColumn(0).getInt64();
     r.provider = q.getColumn(1).getString();
     r.subject_kind = q.getColumn(2).getString() == "gpu" ? SubjectKind::gpu : SubjectKind::instance;
     r.subject = q.getColumn(3).getString();
+    if (gpus && (r.subject_kind == SubjectKind::gpu ? gpus->count(r.subject) == 0
+                                                    : types.count({r.provider, r.subject}) == 0)) {
+      continue;
+    }
+    r.id = q.getColumn(0).getInt64();
     r.region = q.getColumn(4).getString();
     r.program = parse_commitment_program(q.getColumn(5).getString());
     r.offering_class = q.getColumn(6).getString();

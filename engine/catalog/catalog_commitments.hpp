@@ -5,6 +5,9 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <set>
+#include <string>
+
 #include "base/json_fields.hpp"
 #include "gpubill/catalog/catalog.hpp"
 
@@ -22,7 +25,11 @@ void check_commitment_periods(const std::vector<CommitmentRow>& rows, const std:
 
 // Reads every commitment_price row into out.commitments (key order); writes (upserts) those of
 // `data`. Throw SQLite::Exception (the callers wrap it).
-void read_commitments(SQLite::Database& db, CatalogData& out);
+// With `gpus`, only the rows a quote of those GPU ids can use: per-GPU rows of one of them
+// and per-instance rows of an instance type already in `out` (one quote reads a few dozen of
+// the bundled catalog's 1,865 rows).
+void read_commitments(SQLite::Database& db, CatalogData& out,
+                      const std::set<std::string>* gpus = nullptr);
 void write_commitments(SQLite::Database& db, const CatalogData& data);
 
 }  // namespace gpubill

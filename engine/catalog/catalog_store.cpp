@@ -465,6 +465,7 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
 void read_instance_types_carrying(SQLite::Database& db, CatalogData& out,
                                   const std::set<std::string>& gpus) {
   read_instance_types(db, out, &gpus);
+  read_commitments(db, out, &gpus);
 }
 
 void read_prices_around_only(SQLite::Database& db, CatalogData& out, std::int64_t t,
@@ -1004,7 +1005,7 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     read_policies(db, out);
     read_metering_policy_fields(db, out.policies);
     read_prepaid_lifecycles(db, out);
-    read_commitments(db, out);
+    read_commitments(db, out, type_gpus);
     return out;
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());

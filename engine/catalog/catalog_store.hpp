@@ -30,7 +30,7 @@ std::vector<std::string> split_list(const std::string& text);
 // whole); with PriceLoad::none, no price row (for read_prices_around).
 // With `type_gpus`, only the instance types that carry one of those GPU ids (built in or
 // attachable; instance_type.gpu and attachable_gpu.gpu hold GPU ids), by the GPU indexes of
-// migration 0015.
+// migration 0015, and only the commitment rows of those GPUs and instance types.
 enum class PriceLoad { rows, none };
 CatalogData read_catalog_data(SQLite::Database& db,
                               std::optional<Instant> prices_around = std::nullopt,
@@ -45,7 +45,8 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
                         const std::set<std::string>* priced_gpus);
 
 // Adds to `out` (read with an empty `type_gpus`) the instance types that carry one of `gpus`,
-// as read_catalog_data with them as `type_gpus` would have. Throws SQLite::Exception.
+// and their commitment rows, as read_catalog_data with them as `type_gpus` would have. Throws
+// SQLite::Exception.
 void read_instance_types_carrying(SQLite::Database& db, CatalogData& out,
                                   const std::set<std::string>& gpus);
 

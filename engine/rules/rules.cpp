@@ -351,7 +351,20 @@ SustainedUse sustained_use_credit(const std::vector<UsageHour>& hours, std::int6
   for (const auto& h : hours) most = std::max(most, h.seconds);
   const std::int64_t inferred = (most + kSecondsPerHour - 1) / kSecondsPerHour;
   const auto n = static_cast<std::int64_t>(tiers.size());
-  Decimal sum;  // Σ price × seconds × (1 − tier), divided by 3600 once
+  Decimal sum;  // Σ price × (1 − tier) × seconds, divided by 3600 once
+  // Seconds at one price and tier are added up before they are multiplied (a month of hours
+  // is a handful of groups): price × (1 − tier) is the same value for each, so the sum is
+  // exactly the one taken hour by hour.
+  const Decimal* group_price = nullptr;
+  std::int64_t group_tier = -1;
+  std::int64_t group_seconds = 0;
+  const auto flush = [&] {
+    if (group_seconds > 0) {
+      sum +=
+          *group_price * (Decimal(1) - tiers[static_cast<std::size_t>(group_tier)]) * group_seconds;
+    }
+    group_seconds = 0;
+  };
   for (std::int64_t k = 0; k < inferred; ++k) {
     std::int64_t used = 0;  // this inferred instance's seconds so far this month
     for (const auto& h : hours) {
@@ -362,13 +375,19 @@ SustainedUse sustained_use_credit(const std::vector<UsageHour>& hours, std::int6
         // Tier i holds the integers `used` with i/n <= used / month < (i+1)/n.
         const std::int64_t tier_end = ((tier + 1) * month_seconds + n - 1) / n;
         const std::int64_t part = tier == n - 1 ? s : std::min(s, tier_end - used);
-        sum += h.hourly_price * (Decimal(1) - tiers[static_cast<std::size_t>(tier)]) * part;
+        if (group_price == nullptr || tier != group_tier || !(h.hourly_price == *group_price)) {
+          flush();
+          group_price = &h.hourly_price;
+          group_tier = tier;
+        }
+        group_seconds += part;
         used += part;
         s -= part;
       }
     }
     out.inferred.push_back(used);
   }
+  flush();
   out.credit = Decimal::divide(sum, kSecondsPerHour, Decimal::kScale, RoundingMode::half_even);
   return out;
 }
