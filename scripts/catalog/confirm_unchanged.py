@@ -27,6 +27,12 @@ Snapshots it knows (`--snapshot`):
               page (yehe_doc/…/价格总览_intl_en.md) as --commit publishes it; needs --git.
               Date = that commit's date. Tag [P], as-of approximate (see the rows' sources).
 
+  karpenter-azure  Azure/karpenter-provider-azure (Microsoft-maintained), pkg/providers/pricing/
+              zz_generated.pricing.go at --commit (needs --git): the Azure Retail Prices API's
+              Linux pay-as-you-go price per region, as generated for Karpenter. Date = the
+              "generated at" timestamp in the file (2026-06-18 at 2b431da1, committed
+              2026-07-16). Tag [P].
+
   cyclenerd   Cyclenerd/google-cloud-pricing-cost-calculator, pricing.yml at --commit (needs
               --git), parsed by google_catalog.py: Google n1 hosts and a2/a3/g2 machines,
               on-demand. Date = the commit's author date, as google_catalog.py dates it. Tag [S].
@@ -36,6 +42,8 @@ Usage:
       --catalog fixtures/catalog/40-aws.json
   scripts/catalog/confirm_unchanged.py --snapshot infracost-azure \
       --catalog fixtures/catalog/70-azure.json
+  scripts/catalog/confirm_unchanged.py --snapshot karpenter-azure --git DIR \
+      --commit 2b431da153a6a92b705c18046512c60b1631b682 --catalog fixtures/catalog/70-azure.json
   scripts/catalog/confirm_unchanged.py --snapshot cyclenerd --git DIR \
       --commit fd66b26ff84fee5cdd94f341ea89206e76c06b99 --catalog fixtures/catalog/50-google.json
   scripts/catalog/confirm_unchanged.py --snapshot tencent-intl --git DIR \
@@ -133,6 +141,32 @@ def tencent_intl_snapshot(repo, commit):
     return date, keys, src_of
 
 
+AZURE_KARPENTER_TABLE = "pkg/providers/pricing/zz_generated.pricing.go"
+
+
+def karpenter_azure_snapshot(repo, commit):
+    # Every region's on-demand (Linux pay-as-you-go) table of the file at --commit.
+    txt = git(repo, "show", f"{commit}:{AZURE_KARPENTER_TABLE}")
+    m = re.search(r"generated at (\d{4}-\d{2}-\d{2})T", txt)
+    if not m:
+        sys.exit(f"confirm_unchanged: {AZURE_KARPENTER_TABLE}@{commit}: no 'generated at' date")
+    date = m.group(1)
+    committed = git(repo, "show", "-s", "--format=%cs", commit).strip()
+    keys = {}
+    parts = re.split(r'initialOnDemandPrices\["([a-z0-9]+)"\] = map', txt)
+    for region, body in zip(parts[1::2], parts[2::2]):
+        body = body.split("initialSpotPrices")[0]
+        for t, v in re.findall(r'"(Standard_N[A-Za-z0-9_]+)":\s*([0-9.]+)', body):
+            keys[("azure", t, region, "payg")] = v
+    src_of = lambda t, a, r=None: (  # noqa: E731
+        f"Azure/karpenter-provider-azure@{commit}:{AZURE_KARPENTER_TABLE} — initialOnDemandPrices[\"<region>\"][\"{t}\"] "
+        f"= {a} USD/h, Linux pay-as-you-go from the Azure Retail Prices API in the price table generated for "
+        f"Karpenter (Microsoft-maintained repository), 'generated at {date}', committed {committed} [P]; the same "
+        f"amount as the row before, which this row continues (price confirmed unchanged on {date})"
+    )
+    return date, keys, src_of
+
+
 def cyclenerd_snapshot(repo, commit):
     # Google's n1 hosts and a2/a3/g2 machines, on-demand (`hour`), as the calculator's price
     # file at --commit lists them; read with google_catalog.py's own parser.
@@ -154,7 +188,7 @@ def cyclenerd_snapshot(repo, commit):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--snapshot", required=True, choices=["karpenter", "infracost-azure", "tencent-intl", "cyclenerd"])
+    ap.add_argument("--snapshot", required=True, choices=["karpenter", "karpenter-azure", "infracost-azure", "tencent-intl", "cyclenerd"])
     ap.add_argument("--catalog", required=True)
     ap.add_argument("--git")
     ap.add_argument("--commit")
@@ -168,6 +202,8 @@ def main():
     rows = doc.get("prices", [])
     if a.snapshot == "karpenter":
         date, keys, src_of = karpenter_snapshot(a.git, a.commit)
+    elif a.snapshot == "karpenter-azure":
+        date, keys, src_of = karpenter_azure_snapshot(a.git, a.commit)
     elif a.snapshot == "cyclenerd":
         date, keys, src_of = cyclenerd_snapshot(a.git, a.commit)
     elif a.snapshot == "tencent-intl":
