@@ -499,6 +499,7 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 "sustained_use_families",
                 kMeteringPolicyKeys[0],
                 kMeteringPolicyKeys[1],
+                kMeteringPolicyKeys[2],
                 "prepaid_lifecycle",
                 "source",
                 "as_of"},

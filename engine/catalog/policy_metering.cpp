@@ -26,7 +26,26 @@ SpotPriceBasis parse_spot_price_basis(std::string_view text) {
                    "' (expected hour_start, per_second or deal_then_per_second)");
 }
 
+std::string_view to_string(UsageRounding rounding) noexcept {
+  return rounding == UsageRounding::down_carry ? "down_carry" : "settlement";
+}
+
+UsageRounding parse_usage_rounding(std::string_view text) {
+  if (text == "settlement") return UsageRounding::settlement;
+  if (text == "down_carry") return UsageRounding::down_carry;
+  throw ParseError("unknown usage rounding '" + std::string(text) +
+                   "' (expected settlement or down_carry)");
+}
+
 void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p) {
+  if (f.has("usage_rounding")) {
+    const std::string text = f.text("usage_rounding");
+    try {
+      p.usage_rounding = parse_usage_rounding(text);
+    } catch (const ParseError& e) {
+      f.fail("usage_rounding", e.what());
+    }
+  }
   if (f.has("spot_price_basis")) {
     const std::string text = f.text("spot_price_basis");
     try {
@@ -41,21 +60,25 @@ void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p) 
 
 void write_metering_policy_fields(SQLite::Database& db,
                                   const std::vector<BillingPolicy>& policies) {
-  SQLite::Statement q(db,
-                      "UPDATE policy SET spot_price_basis = ?, quote_month_hours = ? "
-                      "WHERE provider = ? AND effective_from = ?");
+  SQLite::Statement q(
+      db,
+      "UPDATE policy SET spot_price_basis = ?, quote_month_hours = ?, usage_rounding = ? "
+      "WHERE provider = ? AND effective_from = ?");
   for (const auto& p : policies) {
     q.reset();
     q.bind(1, std::string(to_string(p.spot_price_basis)));
     q.bind(2, p.quote_month_hours);
-    q.bind(3, p.provider);
-    q.bind(4, static_cast<int64_t>(p.period.from.time_since_epoch().count()));
+    q.bind(3, std::string(to_string(p.usage_rounding)));
+    q.bind(4, p.provider);
+    q.bind(5, static_cast<int64_t>(p.period.from.time_since_epoch().count()));
     q.exec();
   }
 }
 
 void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy>& policies) {
-  SQLite::Statement q(db, "SELECT spot_price_basis, quote_month_hours FROM policy WHERE id = ?");
+  SQLite::Statement q(db,
+                      "SELECT spot_price_basis, quote_month_hours, usage_rounding FROM policy "
+                      "WHERE id = ?");
   for (auto& p : policies) {
     q.reset();
     q.bind(1, static_cast<int64_t>(p.id));
@@ -67,6 +90,12 @@ void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy
       throw StoreError("policy " + std::to_string(p.id) + ": spot_price_basis: " + e.what());
     }
     p.quote_month_hours = q.getColumn(1).getInt();
+    const std::string rounding = q.getColumn(2).getString();
+    try {
+      p.usage_rounding = parse_usage_rounding(rounding);
+    } catch (const ParseError& e) {
+      throw StoreError("policy " + std::to_string(p.id) + ": usage_rounding: " + e.what());
+    }
   }
 }
 

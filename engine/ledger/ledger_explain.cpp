@@ -68,7 +68,7 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
                       "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
                       "source, as_of, disk_settlement_period, bandwidth_settlement_period, "
                       "sustained_use_tiers, sustained_use_families, spot_price_basis, "
-                      "quote_month_hours FROM policy WHERE id = ?");
+                      "quote_month_hours, usage_rounding FROM policy WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   PolicyRowInfo p;
@@ -94,6 +94,7 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
   p.sustained_use_families = q.getColumn(15).getString();
   p.spot_price_basis = q.getColumn(16).getString();
   p.quote_month_hours = q.getColumn(17).getInt();
+  p.usage_rounding = q.getColumn(18).getString();
   return p;
 }
 
@@ -170,6 +171,11 @@ BillingPolicy to_policy(const PolicyRowInfo& row) {
   }
   p.settlement_rounding = row.settlement_rounding;
   p.settlement_decimals = row.settlement_decimals;
+  try {
+    p.usage_rounding = parse_usage_rounding(row.usage_rounding);
+  } catch (const ParseError& e) {
+    throw StoreError(at + "usage_rounding: " + e.what());
+  }
   for (const auto& tier : split_list(row.sustained_use_tiers)) {
     p.sustained_use_tiers.push_back(decode_decimal(tier, at + "sustained_use_tiers"));
   }
@@ -269,14 +275,76 @@ MeteredResource resource_of_component(const std::string& component) {
   return MeteredResource::compute;
 }
 
+// A usage record of a price per month (a disk's gb_month), prorated by the second over the
+// calendar month: rules::usage_record_of_monthly_price.
+void derive_monthly_price_record(ChargeExplanation& x, const BillingPolicy& policy,
+                                 const std::string& ccy, std::int64_t month_seconds) {
+  const ChargeLine& c = x.line;
+  const std::int64_t quantity = c.quantity.truncate_to_int();
+  const MeteredResource resource = resource_of_component(c.component);
+  const auto s = rules::usage_record_of_monthly_price(Money(c.unit_price, c.currency), quantity,
+                                                      month_seconds, policy, resource);
+  const SettlementPeriod period = policy.settlement_period_of(resource);
+  x.arithmetic.push_back(c.unit_price.to_string() + ccy + "/GB-month × " +
+                         std::to_string(quantity) + " GB-s / " + std::to_string(month_seconds) +
+                         " s in the calendar month = " + s.exact.amount().to_string() + " " +
+                         (period == SettlementPeriod::hour
+                              ? rounding_step(policy, s.billed.amount(), s.rounding.amount())
+                              : "kept exact: " + c.component + " is settled per " +
+                                    std::string(to_string(period)) +
+                                    ", rounded once on that record"));
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
+  expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
+  expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
+// A usage record under usage_rounding down_carry: the exact amount is re-derived; the billed
+// amount is exact + what was carried in − what is carried out (the row's note gives both), so
+// it must be whole at settlement_decimals and differ from exact by less than one such unit.
+void derive_carried_record(ChargeExplanation& x, const BillingPolicy& policy,
+                           const std::string& ccy, std::int64_t seconds) {
+  const ChargeLine& c = x.line;
+  const Decimal exact = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy,
+                                            MeteredResource::compute)
+                            .exact.amount();
+  x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
+                         std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
+                         " / 3600 = " + exact.to_string() + " → rules::settle_carried: + carried " +
+                         "in, down to " + std::to_string(policy.settlement_decimals) +
+                         " decimals, the rest carried to the next cycle → " +
+                         c.billed_amount.to_string() + ", rounding " + signed_text(c.rounding));
+  const std::size_t before = x.mismatches.size();
+  expect_equal(x, "exact_amount", exact, c.exact_amount);
+  expect_equal(x, "rounding", c.billed_amount - exact, c.rounding);
+  expect_equal(x, "billed_amount",
+               c.billed_amount.round(policy.settlement_decimals, RoundingMode::down),
+               c.billed_amount);
+  Decimal step(1);
+  for (int i = 0; i < policy.settlement_decimals; ++i) {
+    step = Decimal::divide(step, 10, Decimal::kScale, RoundingMode::half_even);
+  }
+  const Decimal off = c.rounding.sign() < 0 ? -c.rounding : c.rounding;
+  if (!(off < step)) {
+    x.mismatches.push_back("rounding " + c.rounding.to_string() + " is not less than one unit " +
+                           step.to_string() + " of the carry");
+  }
+  x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+}
+
 // A per-second line of an hourly price: one usage record, rounded as the policy settles it.
 void derive_usage_record(ChargeExplanation& x, const BillingPolicy& policy,
                          const std::string& ccy) {
   const ChargeLine& c = x.line;
   const std::int64_t seconds = c.quantity.truncate_to_int();
   const MeteredResource resource = resource_of_component(c.component);
-  const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy, resource);
   const SettlementPeriod period = policy.settlement_period_of(resource);
+  if (policy.usage_rounding == UsageRounding::down_carry && period == SettlementPeriod::hour) {
+    derive_carried_record(x, policy, ccy, seconds);
+    return;
+  }
+  const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, policy, resource);
   x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
                          std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
                          " / 3600 = " + s.exact.amount().to_string() + " " +
@@ -448,6 +516,12 @@ void describe_not_derivable(ChargeExplanation& x, const BillingPolicy& policy,
 std::string rule_name(const ChargeLine& c, const BillingPolicy& policy, const PolicyRowInfo& row) {
   const std::string rounding = std::string(to_string(policy.settlement_rounding)) + " " +
                                std::to_string(policy.settlement_decimals);
+  if (c.kind == "settlement" && c.price_unit == "gb_month") {
+    return "rules::usage_record_of_monthly_price — a price per GB-month prorated by the second "
+           "over the seconds of the calendar month (" +
+           std::string(to_string(policy.settlement_period_of(resource_of_component(c.component)))) +
+           " settlement, rounded " + rounding + ")";
+  }
   if (c.kind == "settlement") {
     const SettlementPeriod period = policy.settlement_period_of(resource_of_component(c.component));
     std::string r =
@@ -457,9 +531,13 @@ std::string rule_name(const ChargeLine& c, const BillingPolicy& policy, const Po
              ? ", at least " + std::to_string(policy.min_charge_seconds_per_run) + " s a run"
              : std::string()) +
         ") and settlement (" +
-        (period == SettlementPeriod::hour ? "each hour rounded " + rounding
-                                          : "hourly record kept exact, rounded " + rounding +
-                                                " once per " + std::string(to_string(period))) +
+        (period == SettlementPeriod::hour && policy.usage_rounding == UsageRounding::down_carry
+             ? "each hour rounded down to " + std::to_string(policy.settlement_decimals) +
+                   " decimals, the rest carried to the next hour: rules::settle_carried, "
+                   "usage_rounding down_carry"
+         : period == SettlementPeriod::hour ? "each hour rounded " + rounding
+                                            : "hourly record kept exact, rounded " + rounding +
+                                                  " once per " + std::string(to_string(period))) +
         ")";
     if (c.mode == "spot") {
       r += "; rules::spot_priced_piece — spot price within the hour: " + row.spot_price_basis;
@@ -487,9 +565,21 @@ std::string rule_name(const ChargeLine& c, const BillingPolicy& policy, const Po
   return c.kind;
 }
 
+// A line priced per month (a disk's gb_month) is prorated over the seconds of its calendar month
+// in the provider's billing zone: those seconds (0 for any other line).
+std::int64_t month_seconds_of(SQLite::Database& sql, const ChargeLine& c) {
+  if (c.price_unit != "gb_month") return 0;
+  const Calendar calendar(provider_facts(sql, c.provider)
+                              .value_or(ProviderFacts{c.provider, c.provider, "UTC"})
+                              .billing_time_zone);
+  return (calendar.next_month_start(c.period_start) - calendar.month_start(c.period_start)) /
+         std::chrono::seconds(1);
+}
+
 void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
             const std::optional<Decimal>& cycle_usage,
-            const std::optional<std::vector<rules::UsageHour>>& sustained_hours) {
+            const std::optional<std::vector<rules::UsageHour>>& sustained_hours,
+            std::int64_t month_seconds) {
   const ChargeLine& c = x.line;
   const std::string ccy = " " + c.currency.to_string();
   if (!x.policy) {
@@ -502,8 +592,11 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
                      (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal");
   x.rule = rule_name(c, policy, *x.policy);
   x.rule_source = "policy " + std::to_string(x.policy->id) + ": " + x.policy->source;
-  if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge" &&
-      c.kind != "sustained_use_discount") {
+  if (c.kind == "settlement" && c.price_unit == "gb_month" && c.unit == "gb_second" &&
+      month_seconds > 0 && is_whole(c.quantity)) {
+    derive_monthly_price_record(x, policy, ccy, month_seconds);
+  } else if (per_second_hourly && is_whole(c.quantity) && c.kind != "minimum_charge" &&
+             c.kind != "sustained_use_discount") {
     derive_usage_record(x, policy, ccy);
   } else if (order && is_whole(c.quantity) && c.quantity.sign() > 0) {
     derive_prepaid_order(x, policy, ccy);
@@ -670,7 +763,7 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
   if (c.kind == "sustained_use_discount" && x.policy) {
     sustained_hours = sustained_use_hours(db, c, to_policy(*x.policy));
   }
-  derive(x, lifetime_billed, cycle_usage, sustained_hours);
+  derive(x, lifetime_billed, cycle_usage, sustained_hours, month_seconds_of(sqlite(db), c));
 
   // The row's own arithmetic.
   if (c.billed_amount != c.exact_amount + c.rounding) {

@@ -178,6 +178,10 @@ struct Meter {
   Seconds cycle_start = 0, cycle_end = 0;
   Decimal cycle_exact;
   bool waiting_cycle = false;
+  // Under usage_rounding down_carry: what the meter's last record cut below settlement_decimals,
+  // charged with its next record (rules::settle_carried). Saved with the state, so a log
+  // replayed in two parts bills as it does whole; left uncharged when the meter is dropped.
+  Decimal carry;
   // Not saved: caches and list membership.
   bool listed = false;
   const PriceRow* price = nullptr;

@@ -69,7 +69,8 @@ std::optional<std::string> attachable_gpus(Sim& sim, const UsageEvent& ev, const
   return std::nullopt;
 }
 
-// Disks and bandwidth: priced where the catalog has an hourly price, else noted (never 0).
+// Disks and bandwidth: priced where the catalog has an hourly price (or, for a disk, a gb_month
+// price, prorated over its calendar month), else noted (never 0).
 std::vector<ResourcePlan> plan_resources(Sim& sim, const UsageEvent& ev, BillingMode mode,
                                          Seconds t, Currency ccy) {
   std::vector<ResourcePlan> resources;
@@ -92,7 +93,7 @@ std::vector<ResourcePlan> plan_resources(Sim& sim, const UsageEvent& ev, Billing
         p.unpriced = "unpriced: " + what + " has no pay-as-you-go " +
                      (disk ? "disk" : "bandwidth") + " price in the catalog at " + when(t) +
                      "; not charged";
-      } else if (r.row->unit != hourly_unit) {
+      } else if (r.row->unit != hourly_unit && !(disk && r.row->unit == "gb_month")) {
         p.unpriced = "unpriced: " + what + " is priced per " + r.row->unit + " (row " +
                      std::to_string(r.row->id) + "), which is not settled hourly; not charged";
       } else if (r.row->amount.currency() != ccy) {

@@ -80,6 +80,51 @@ std::int64_t meter_price_id(const Meter& m) {
   return 0;
 }
 
+// The seconds of the calendar month (billing zone) of the meter's open hour when its price is
+// per month (a disk's gb_month), else 0.
+std::int64_t month_seconds_of(Sim& sim, const Meter& m) {
+  if (!m.resource || m.resource->unit != "gb_month") return 0;
+  const Calendar& cal = *info_of(sim, *m.owner).calendar;
+  const Instant t = to_instant(m.first_use);
+  return to_seconds(cal.next_month_start(t)) - to_seconds(cal.month_start(t));
+}
+
+void add_note(std::string& note, const std::string& text) {
+  note += (note.empty() ? "" : "; ") + text;
+}
+
+// "per month, prorated over the 2592000 s of the calendar month from 2020-06-01T00:00:00Z
+// (3600 s × 2000 GB)"
+std::string month_text(Sim& sim, const Meter& m, std::int64_t month_seconds, std::int64_t metered) {
+  const Calendar& cal = *info_of(sim, *m.owner).calendar;
+  return "per month, prorated over the " + std::to_string(month_seconds) +
+         " s of the calendar month from " +
+         when(to_seconds(cal.month_start(to_instant(m.first_use)))) + " (" +
+         std::to_string(metered) + " s × " + std::to_string(m.multiplier) + " GB)";
+}
+
+// Whether the meter's open hour lies in the calendar month (billing zone) of `t`.
+bool same_month(Sim& sim, const Meter& m, Seconds t) {
+  const Calendar& cal = *info_of(sim, *m.owner).calendar;
+  return cal.month_start(to_instant(m.first_use)) == cal.month_start(to_instant(t));
+}
+
+// Whether the meter's hourly records carry their sub-unit remainder (usage_rounding down_carry).
+bool carries_hourly(const BillingPolicy& policy, SettlementPeriod period) {
+  return policy.usage_rounding == UsageRounding::down_carry && period == SettlementPeriod::hour;
+}
+
+// "0.106 CNY + 0.006 CNY carried in = 0.112 CNY → down to 2 decimals → 0.11 CNY, 0.002 CNY
+// carried to the next cycle"
+std::string carry_text(Decimal exact, Decimal carry_in, Decimal carry_out, Decimal billed,
+                       const BillingPolicy& policy, const Currency& ccy) {
+  return money_text(exact, ccy) + " + " + money_text(carry_in, ccy) +
+         " carried in = " + money_text(exact + carry_in, ccy) + " → down to " +
+         std::to_string(policy.settlement_decimals) + " decimals → " + money_text(billed, ccy) +
+         ", " + money_text(carry_out, ccy) +
+         " carried to the next cycle (usage_rounding down_carry)";
+}
+
 bool sustained_use_applies(const BillingPolicy& policy, const Instance& inst, const Meter& m) {
   return inst.mode == BillingMode::payg && is_compute(m) &&
          policy.sustained_use_applies_to(inst.family);
@@ -121,7 +166,7 @@ void Account::close_cycle(Sim& sim, Meter& m, Seconds t) {
   const BillingPolicy* policy = sim.policy_at(inst.provider, std::max(m.cycle_start, t - 1)).row;
   if (!policy) policy = m.policy;
   if (policy) {
-    const auto s = rules::settle_cycle(Money(m.cycle_exact, inst.currency), *policy);
+    const auto s = rules::settle_carried(Money(m.cycle_exact, inst.currency), *policy, m.carry);
     if (!s.rounding.amount().is_zero()) {
       const SettlementPeriod period = policy->settlement_period_of(resource_of(m));
       ChargeRow row = base_row(name, inst);
@@ -185,16 +230,26 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
       Run& r = m.run;
       const bool full =
           m.first_use == e - kHour && m.used == kHour && m.extra == 0 && m.note.empty();
-      if (full && r.repeat > 0 && r.full_hour && r.end == e - kHour && r.price_id == price_id &&
-          r.unit_price == price->amount() && r.policy_id == policy.id &&
-          same_seqs(r.seqs, m.seqs) && (m.source == Source::instance || r.instance_type == label)) {
+      const std::int64_t metered = rules::metered_seconds(raw, policy);
+      const std::int64_t quantity = metered * m.multiplier;
+      const bool carries = carries_hourly(policy, period);
+      const Decimal carry_in = m.carry;
+      const std::int64_t month_seconds = month_seconds_of(sim, m);
+      auto s = month_seconds ? rules::usage_record_of_monthly_price(*price, quantity, month_seconds,
+                                                                    policy, resource)
+                             : rules::usage_record(*price, quantity, policy, resource);
+      if (carries) s = rules::settle_carried(s.exact, policy, m.carry);
+      // A carrying record repeats the last only when nothing is carried in or out of either.
+      const bool steady_carry = !carries || (s.rounding.amount().is_zero() && r.rounding.is_zero());
+      if (full && steady_carry && r.repeat > 0 && r.full_hour && r.end == e - kHour &&
+          r.price_id == price_id && r.exact == s.exact.amount() && r.billed == s.billed.amount() &&
+          (!month_seconds || same_month(sim, m, r.start)) && r.unit_price == price->amount() &&
+          r.policy_id == policy.id && same_seqs(r.seqs, m.seqs) &&
+          (m.source == Source::instance || r.instance_type == label)) {
         ++r.repeat;
         r.end = e;
         if (r.row_id) r.dirty = true;
       } else {
-        const std::int64_t metered = rules::metered_seconds(raw, policy);
-        const std::int64_t quantity = metered * m.multiplier;
-        const auto s = rules::usage_record(*price, quantity, policy, resource);
         flush(sim, m);
         r.repeat = 1;
         r.start = m.first_use;
@@ -212,10 +267,14 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
         r.instance_type = label;
         r.note = m.note;
         if (metered != raw) {
-          if (!r.note.empty()) r.note += "; ";
-          r.note += std::to_string(raw) + " s metered in units of " +
-                    std::to_string(policy.metering_granularity_seconds) +
-                    " s = " + std::to_string(metered) + " s";
+          add_note(r.note, std::to_string(raw) + " s metered in units of " +
+                               std::to_string(policy.metering_granularity_seconds) +
+                               " s = " + std::to_string(metered) + " s");
+        }
+        if (month_seconds) add_note(r.note, month_text(sim, m, month_seconds, metered));
+        if (carries && !(carry_in.is_zero() && m.carry.is_zero())) {
+          add_note(r.note, carry_text(s.exact.amount(), carry_in, m.carry, s.billed.amount(),
+                                      policy, inst.currency));
         }
       }
       r.settled_at = e;
@@ -310,18 +369,28 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
     // Will the next hour be identical to this one?
     const Run& r = m->run;
     const ProviderInfo& p = info_of(sim, *m->owner);
-    const bool same = r.repeat > 0 && r.full_hour && r.end == e && m->hour_end == e + kHour &&
-                      (m->cycle_end == 0 || e + kHour < m->cycle_end) && m->seqs.size() == 1 &&
-                      r.seqs.size() == 1 && r.seqs[0] == m->seqs[0] && e >= m->cache_from &&
-                      e < m->cache_until && meter_price(*m) && m->policy &&
-                      meter_price_id(*m) == r.price_id &&
-                      meter_price(*m)->amount() == r.unit_price && m->policy->id == r.policy_id &&
-                      (m->source == Source::instance || r.instance_type == label_of(*m));
+    const bool same =
+        r.repeat > 0 && r.full_hour && r.end == e && m->hour_end == e + kHour &&
+        (m->cycle_end == 0 || e + kHour < m->cycle_end) && m->seqs.size() == 1 &&
+        r.seqs.size() == 1 && r.seqs[0] == m->seqs[0] && e >= m->cache_from && e < m->cache_until &&
+        meter_price(*m) && m->policy && meter_price_id(*m) == r.price_id &&
+        meter_price(*m)->amount() == r.unit_price && m->policy->id == r.policy_id &&
+        (m->policy->usage_rounding != UsageRounding::down_carry || r.rounding.is_zero()) &&
+        (m->source == Source::instance || r.instance_type == label_of(*m));
     if (!same) {
       steady = false;
       continue;
     }
     valid_until = std::min(valid_until, m->cache_until);
+    if (m->resource && m->resource->unit == "gb_month") {
+      // A price per month is prorated over its own month: the span stays in the settled hour's.
+      const Seconds month_end = to_seconds(p.calendar->next_month_start(to_instant(e - 1)));
+      if (month_end <= e) {
+        steady = false;
+        continue;
+      }
+      valid_until = std::min(valid_until, month_end);
+    }
     if (m->cycle_end) valid_until = std::min(valid_until, m->cycle_end - kHour);
     grid_until = std::min(grid_until,
                           (p.offset_from <= e && e + kHour < p.offset_until) ? p.offset_until : e);

@@ -141,6 +141,7 @@ void write_meter(Writer& w, const Meter& m) {
   w.key("cycle_start").num(m.cycle_start);
   w.key("cycle_end").num(m.cycle_end);
   w.key("cycle_exact").dec(m.cycle_exact);
+  if (!m.carry.is_zero()) w.key("carry").dec(m.carry);
   w.key("waiting_cycle").boolean(m.waiting_cycle);
   w.key("run");
   write_run(w, m.run);
@@ -230,6 +231,7 @@ std::unique_ptr<Meter> meter_of(const json& j) {
   m->cycle_start = j.value("cycle_start", Seconds{0});
   m->cycle_end = j.value("cycle_end", Seconds{0});
   if (j.contains("cycle_exact")) m->cycle_exact = dec_of(j.at("cycle_exact"));
+  if (j.contains("carry")) m->carry = dec_of(j.at("carry"));
   m->waiting_cycle = j.value("waiting_cycle", false);
   m->run = run_of(j.at("run"));
   return m;

@@ -44,8 +44,31 @@ Settlement usage_record(const Money& hourly_price, std::int64_t seconds,
   return {exact_money, exact_money, Money::zero(hourly_price.currency())};
 }
 
+Settlement usage_record_of_monthly_price(const Money& monthly_price, std::int64_t seconds,
+                                         std::int64_t month_seconds, const BillingPolicy& policy,
+                                         MeteredResource resource) {
+  if (month_seconds <= 0) {
+    throw std::invalid_argument("usage_record_of_monthly_price: a month of no seconds");
+  }
+  const Money exact(Decimal::divide(monthly_price.amount() * seconds, month_seconds,
+                                    Decimal::kScale, RoundingMode::half_even),
+                    monthly_price.currency());
+  if (policy.settlement_period_of(resource) == SettlementPeriod::hour) {
+    return settle_cycle(exact, policy);
+  }
+  return {exact, exact, Money::zero(exact.currency())};
+}
+
 Settlement settle_cycle(const Money& exact, const BillingPolicy& policy) {
   const Money billed = rounded_by_policy(exact, policy);
+  return {exact, billed, billed - exact};
+}
+
+Settlement settle_carried(const Money& exact, const BillingPolicy& policy, Decimal& carry) {
+  if (policy.usage_rounding != UsageRounding::down_carry) return settle_cycle(exact, policy);
+  const Money total = exact + Money(carry, exact.currency());
+  const Money billed = total.round(policy.settlement_decimals, RoundingMode::down);
+  carry = (total - billed).amount();
   return {exact, billed, billed - exact};
 }
 
@@ -87,6 +110,11 @@ RunCost payg_run_cost(const Money& hourly_price, std::int64_t seconds,
     cost.billed += last.billed;
     ++cost.settlements;
   }
+  if (policy.usage_rounding == UsageRounding::down_carry) {
+    // Each record carries what it cuts into the next: the run's billed total is its exact total
+    // rounded down (settle_carried).
+    cost.billed = cost.exact.round(policy.settlement_decimals, RoundingMode::down);
+  }
   if (policy.min_charge_per_lifetime && billed_seconds > 0) {
     cost.billed =
         max_money(cost.billed, Money(*policy.min_charge_per_lifetime, hourly_price.currency()));
@@ -100,6 +128,13 @@ RunCost payg_runs_cost(const Money& hourly_price, std::int64_t seconds, std::int
   if (runs < 1) throw std::invalid_argument("payg_runs_cost: runs must be at least 1");
   if (period == SettlementPeriod::hour) {
     const RunCost one = payg_run_cost(hourly_price, seconds, policy);
+    if (policy.usage_rounding == UsageRounding::down_carry) {
+      // The carry runs on from one run to the next (settle_carried).
+      const Money exact = one.exact * runs;
+      return {exact,
+              max_money(exact.round(policy.settlement_decimals, RoundingMode::down), one.billed),
+              one.settlements * runs};
+    }
     return {one.exact * runs, one.billed * runs, one.settlements * runs};
   }
   const std::int64_t cycle = period == SettlementPeriod::day

@@ -37,6 +37,16 @@ std::string_view to_string(SpotPriceBasis basis) noexcept;
 // "hour_start", "per_second" or "deal_then_per_second". Throws ParseError.
 SpotPriceBasis parse_spot_price_basis(std::string_view text);
 
+// How a pay-as-you-go usage record is rounded (policy field usage_rounding; rules::settle_usage):
+//   settlement  with settlement_rounding to settlement_decimals, each record on its own;
+//   down_carry  rounded down to settlement_decimals, the part below carried into the meter's
+//               next record (Baidu: 10.6 cents → 10, 0.6 carried; 10.6 + 0.6 = 11.2 → 11).
+// Orders and refunds are rounded with settlement_rounding either way.
+enum class UsageRounding { settlement, down_carry };
+std::string_view to_string(UsageRounding rounding) noexcept;
+// "settlement" or "down_carry". Throws ParseError.
+UsageRounding parse_usage_rounding(std::string_view text);
+
 // What a pay-as-you-go meter bills, for the settlement cycle of each kind.
 enum class MeteredResource { compute, disk, bandwidth };
 
@@ -180,6 +190,8 @@ struct BillingPolicy {
   // many hours (AWS, Azure and Google's calculators: 730; default 720 = 30 days). A quote may
   // override it (QuoteOptions / --month-hours). Replay never uses it: bills follow calendars.
   int quote_month_hours = 720;
+  // How usage records are rounded (UsageRounding above; Baidu: down_carry).
+  UsageRounding usage_rounding = UsageRounding::settlement;
   // ---- end of metering and pricing rules ----
   // Prepaid lifecycle rules (issue 27 part A): see PrepaidLifecycle above.
   PrepaidLifecycle prepaid;

@@ -304,6 +304,8 @@ struct PolicyRowInfo {
   // "deal_then_per_second"; the hours in a quote's month.
   std::string spot_price_basis = "hour_start";
   int quote_month_hours = 720;
+  // How usage records are rounded: "settlement" or "down_carry" (policy.hpp UsageRounding).
+  std::string usage_rounding = "settlement";
 };
 
 struct DiscountRowInfo {

@@ -37,9 +37,25 @@ Settlement settle(const Money& hourly_price, std::int64_t seconds, const Billing
 // exact, rounding 0) and the cycle's record is rounded at its end (settle_cycle).
 Settlement usage_record(const Money& hourly_price, std::int64_t seconds,
                         const BillingPolicy& policy, MeteredResource resource);
+// One hour's usage record of a resource priced per month (a disk's gb_month price), prorated by
+// the second over the actual seconds of its calendar month (AWS EBS: "charged by the amount you
+// provision in GB per month … billed in per-second increments"; a 31-day month has 744 hours):
+//   exact = monthly_price × seconds / month_seconds, to 12 decimals (half-even),
+// then kept or rounded as usage_record does. `seconds` may be GB-seconds (size × seconds).
+// REQUIRES: month_seconds > 0.
+Settlement usage_record_of_monthly_price(const Money& monthly_price, std::int64_t seconds,
+                                         std::int64_t month_seconds, const BillingPolicy& policy,
+                                         MeteredResource resource);
 // The settlement record of one cycle whose usage records add up to `exact`: rounded once with
 // the policy's rounding (Huawei: truncated to 0.01, the dropped part is "抹零").
 Settlement settle_cycle(const Money& exact, const BillingPolicy& policy);
+// A usage record under usage_rounding down_carry (Baidu): the record's exact amount plus the
+// meter's `carry` is rounded down to settlement_decimals; what is cut becomes the new carry,
+// charged with the meter's next record. billed = exact + rounding still holds (rounding =
+// carry in − carry out). Baidu: 0.106 → 0.10, carry 0.006; 0.106 + 0.006 = 0.112 → 0.11, carry
+// 0.002. Over any run of records from carry 0, the billed total is the exact total rounded
+// down. Under usage_rounding settlement: settle_cycle(exact), carry untouched.
+Settlement settle_carried(const Money& exact, const BillingPolicy& policy, Decimal& carry);
 // The end of the settlement cycle containing t: the next hour, the next local midnight or the
 // first instant of the next local calendar month in the calendar's zone.
 Instant cycle_end(SettlementPeriod period, Instant t, const Calendar& calendar);
