@@ -275,6 +275,25 @@ MeteredResource resource_of_component(const std::string& component) {
   return MeteredResource::compute;
 }
 
+// How a usage record is settled: rounded each hour (the step), or kept exact until its
+// record of a longer period is rounded.
+std::string settling_text(const BillingPolicy& policy, const std::string& component,
+                          MeteredResource resource, const rules::Settlement& s) {
+  const SettlementPeriod period = policy.settlement_period_of(resource);
+  if (period == SettlementPeriod::hour) {
+    return rounding_step(policy, s.billed.amount(), s.rounding.amount());
+  }
+  return "kept exact: " + component + " is settled per " + std::string(to_string(period)) +
+         ", rounded once on that record";
+}
+
+// The stored line's exact and billed amounts and rounding against a re-derived settlement.
+void expect_settlement(ChargeExplanation& x, const rules::Settlement& s) {
+  expect_equal(x, "exact_amount", s.exact.amount(), x.line.exact_amount);
+  expect_equal(x, "billed_amount", s.billed.amount(), x.line.billed_amount);
+  expect_equal(x, "rounding", s.rounding.amount(), x.line.rounding);
+}
+
 // A usage record of a price per month (a disk's gb_month), prorated by the second over the
 // calendar month: rules::usage_record_of_monthly_price.
 void derive_monthly_price_record(ChargeExplanation& x, const BillingPolicy& policy,
@@ -284,19 +303,12 @@ void derive_monthly_price_record(ChargeExplanation& x, const BillingPolicy& poli
   const MeteredResource resource = resource_of_component(c.component);
   const auto s = rules::usage_record_of_monthly_price(Money(c.unit_price, c.currency), quantity,
                                                       month_seconds, policy, resource);
-  const SettlementPeriod period = policy.settlement_period_of(resource);
   x.arithmetic.push_back(c.unit_price.to_string() + ccy + "/GB-month × " +
                          std::to_string(quantity) + " GB-s / " + std::to_string(month_seconds) +
                          " s in the calendar month = " + s.exact.amount().to_string() + " " +
-                         (period == SettlementPeriod::hour
-                              ? rounding_step(policy, s.billed.amount(), s.rounding.amount())
-                              : "kept exact: " + c.component + " is settled per " +
-                                    std::string(to_string(period)) +
-                                    ", rounded once on that record"));
+                         settling_text(policy, c.component, resource, s));
   const std::size_t before = x.mismatches.size();
-  expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
-  expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
-  expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
+  expect_settlement(x, s);
   x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
 }
 
@@ -348,15 +360,9 @@ void derive_usage_record(ChargeExplanation& x, const BillingPolicy& policy,
   x.arithmetic.push_back(c.unit_price.to_string() + ccy + price_unit_text(c.price_unit) + " × " +
                          std::to_string(seconds) + (c.unit == "second" ? " s" : " " + c.unit) +
                          " / 3600 = " + s.exact.amount().to_string() + " " +
-                         (period == SettlementPeriod::hour
-                              ? rounding_step(policy, s.billed.amount(), s.rounding.amount())
-                              : "kept exact: " + c.component + " is settled per " +
-                                    std::string(to_string(period)) +
-                                    ", rounded once on that record"));
+                         settling_text(policy, c.component, resource, s));
   const std::size_t before = x.mismatches.size();
-  expect_equal(x, "exact_amount", s.exact.amount(), c.exact_amount);
-  expect_equal(x, "billed_amount", s.billed.amount(), c.billed_amount);
-  expect_equal(x, "rounding", s.rounding.amount(), c.rounding);
+  expect_settlement(x, s);
   // Metered seconds come in whole units of the policy's granularity (per GPU / GB / Mbps).
   const std::int64_t unit = std::max(1, policy.metering_granularity_seconds);
   if (seconds % unit != 0) {
