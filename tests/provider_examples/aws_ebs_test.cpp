@@ -10,9 +10,12 @@ using gpubill::testing::ExampleRun;
 
 namespace {
 
-std::string ebs_volume_log(const std::string& from, const std::string& to) {
+// A p3.2xlarge with a gp2 system disk of `size_gb` (2000 GB, the example's, by default).
+std::string ebs_volume_log(const std::string& from, const std::string& to, int size_gb = 2000) {
   return R"({"id":"c1","time":")" + from +
-         R"(","type":"create","account":"aws","instance":"i","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg","system_disk":{"kind":"cloud_ssd","size_gb":2000}})"
+         R"(","type":"create","account":"aws","instance":"i","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg","system_disk":{"kind":"cloud_ssd","size_gb":)" +
+         std::to_string(size_gb) +
+         R"(}})"
          "\n" +
          R"({"id":"d1","time":")" + to +
          R"(","type":"destroy","account":"aws","instance":"i"})"
@@ -64,11 +67,8 @@ TEST_CASE("aws: a GB-month is prorated over the actual seconds of the calendar m
   CHECK(july.billed("aws", "system_disk") == dec("3.23"));
 
   ExampleRun gb_month;
-  gb_month.replay(
-      R"({"id":"c1","time":"2020-07-10T00:00:00Z","type":"create","account":"aws","instance":"i","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"payg","system_disk":{"kind":"cloud_ssd","size_gb":31}}
-{"id":"d1","time":"2020-07-11T00:00:00Z","type":"destroy","account":"aws","instance":"i"}
-)",
-      "2020-08-02T00:00:00Z");
+  gb_month.replay(ebs_volume_log("2020-07-10T00:00:00Z", "2020-07-11T00:00:00Z", 31),
+                  "2020-08-02T00:00:00Z");
   CHECK(gb_month.billed("aws", "system_disk") == dec("0.10"));
 }
 
