@@ -15,6 +15,7 @@
 #include "quote_args.hpp"
 #include "quote_compare_output.hpp"
 #include "quote_overview.hpp"
+#include "text_table.hpp"
 
 namespace gpubill::cli {
 
@@ -279,6 +280,35 @@ int quote_status(const QuoteResult& q) {
   return q.offers_fitting == 0 || q.lines_priced == 0 ? kExitNothingMatched : kExitOk;
 }
 
+// Under the full table of lines: what it counts and holds, and how to read it, wrapped.
+void write_lines_summary(std::ostream& out, const QuoteResult& q) {
+  std::string counts = std::to_string(q.lines_priced) + " priced line" +
+                       (q.lines_priced == 1 ? "" : "s") + " and " +
+                       std::to_string(q.lines_unknown) + " with unknown prices, from " +
+                       std::to_string(q.offers_fitting) + " fitting offers of " +
+                       std::to_string(q.offers_total) + ".";
+  if (q.lines_retired > 0) {
+    counts += " " + std::to_string(q.lines_retired) + " retired (--include-retired lists them).";
+  }
+  const std::size_t shown_priced = static_cast<std::size_t>(
+      std::count_if(q.lines.begin(), q.lines.end(), [](const QuoteLine& l) { return l.priced; }));
+  if (shown_priced < q.lines_priced) {
+    counts += " Showing the best " + std::to_string(shown_priced) + " (--top 0 for all).";
+  }
+  out << "\n";
+  write_wrapped(out, counts, "", "");
+  write_wrapped(out,
+                "Totals are in " + q.currency.to_string() +
+                    "; an unknown price is never counted as 0. Explain a line with --explain "
+                    "RANK|ID.",
+                "", "");
+  write_wrapped(out,
+                "as_of: date of the oldest price row used; src: the least trusted source tag of "
+                "those rows (P provider document, S secondary, U uncertain, ? untagged, TEST "
+                "test-fixture data).",
+                "", "");
+}
+
 // The header of a text quote: the workload, its assumptions (the quote date and how it was
 // chosen, the FX rates), the catalog's effective date per provider (current, or stale at that
 // date) and the rule for a current price.
@@ -396,23 +426,7 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
     return quote_status(q);
   }
   write_table(std::cout, lines_table(q, w, format), format);
-  std::cout << "\n"
-            << q.lines_priced << " priced line" << (q.lines_priced == 1 ? "" : "s") << " and "
-            << q.lines_unknown << " with unknown prices, from " << q.offers_fitting
-            << " fitting offers of " << q.offers_total << ".";
-  if (q.lines_retired > 0) {
-    std::cout << " " << q.lines_retired << " retired (--include-retired lists them).";
-  }
-  const std::size_t shown_priced = static_cast<std::size_t>(
-      std::count_if(q.lines.begin(), q.lines.end(), [](const QuoteLine& l) { return l.priced; }));
-  if (shown_priced < q.lines_priced) {
-    std::cout << " Showing the best " << shown_priced << " (--top 0 for all).";
-  }
-  std::cout << "\nTotals are in " << q.currency.to_string()
-            << "; an unknown price is never counted as 0. Explain a line with --explain RANK|ID.\n"
-            << "as_of: date of the oldest price row used; src: the least trusted source tag of "
-               "those rows (P provider document, S secondary, U uncertain, ? untagged, TEST "
-               "test-fixture data).\n";
+  write_lines_summary(std::cout, q);
   if (show.show_excluded) {
     std::cout << "\nExcluded, by family:\n";
     print_exclusions(std::cout, q, true);

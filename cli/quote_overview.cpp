@@ -128,29 +128,6 @@ std::vector<std::pair<std::string, std::string>> newest_price_sources(const Cata
   return {newest.begin(), newest.end()};
 }
 
-void write_wrapped(std::ostream& out, const std::string& text, const std::string& first,
-                   const std::string& rest, std::size_t width) {
-  std::string line = first;
-  bool empty = true;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    start = end + 1;
-    if (word.empty()) continue;
-    const std::size_t columns = display_width(line) + (empty ? 0 : 1) + display_width(word);
-    if (!empty && columns > width) {
-      out << line << "\n";
-      line = rest;
-      empty = true;
-    }
-    line += (empty ? "" : " ") + word;
-    empty = false;
-  }
-  out << line << "\n";
-}
-
 void write_quote_overview(std::ostream& out, const QuoteResult& q) {
   const std::vector<OverviewGroup> groups = overview_groups(q);
   NoteNumbers numbers;

@@ -38,11 +38,6 @@ std::size_t retired_lines(const QuoteResult& q);
 std::vector<std::pair<std::string, std::string>> newest_price_sources(const Catalog& catalog,
                                                                       const QuoteResult& q);
 
-// `text` written in lines of at most `width` display columns (a longer word alone on its
-// line), the first line starting with `first`, the others with `rest`.
-void write_wrapped(std::ostream& out, const std::string& text, const std::string& first,
-                   const std::string& rest, std::size_t width = 80);
-
 // Writes the groups as text tables, the notes under them, and the line counting what is left
 // out.
 void write_quote_overview(std::ostream& out, const QuoteResult& q);

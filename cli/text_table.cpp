@@ -1,6 +1,7 @@
 #include "text_table.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <ostream>
 
@@ -88,18 +89,73 @@ void TextTable::row(const std::vector<std::string>& cells) {
   line(shown);
 }
 
+namespace {
+
+// Where a word too wide for `room` columns may be broken: after the last '/', ':' or '@' that
+// keeps its first part within `room` (a source such as "owner/repo@commit:path"); npos when
+// there is none. These are ASCII bytes, so a break never splits a UTF-8 character.
+std::size_t word_break(const std::string& word, std::size_t room) {
+  std::size_t best = std::string::npos;
+  for (std::size_t i = 0; i + 1 < word.size(); ++i) {
+    const char c = word[i];
+    if (c != '/' && c != ':' && c != '@') continue;
+    if (display_width(std::string_view(word).substr(0, i + 1)) > room) break;
+    best = i + 1;
+  }
+  return best;
+}
+
+}  // namespace
+
+void write_wrapped(std::ostream& out, const std::string& text, const std::string& first,
+                   const std::string& rest, std::size_t width) {
+  std::string line = first;
+  bool empty = true;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(start, end - start);
+    start = end + 1;
+    if (word.empty()) continue;
+    const std::size_t columns = display_width(line) + (empty ? 0 : 1) + display_width(word);
+    if (!empty && columns > width) {
+      out << line << "\n";
+      line = rest;
+      empty = true;
+    }
+    // A word wider than a whole line is broken where it may be, each piece on its own line.
+    while (empty && display_width(line) + display_width(word) > width) {
+      const std::size_t room = width > display_width(line) ? width - display_width(line) : 0;
+      const std::size_t cut = word_break(word, room);
+      if (cut == std::string::npos) break;
+      out << line << word.substr(0, cut) << "\n";
+      word.erase(0, cut);
+      line = rest;
+    }
+    line += (empty ? "" : " ") + word;
+    empty = false;
+  }
+  out << line << "\n";
+}
+
 void TextTable::finish() {
   if (rows_ == 0) {
     out_ << "(none)\n";
     return;
   }
   if (widths_.empty()) settle_widths();
+  // Under a width limit the notes are wrapped to it too; into a pipe each stays on one line.
+  const std::size_t width = layout_.width == 0 ? SIZE_MAX : layout_.width;
   if (!dropped_names_.empty()) {
-    out_ << "(" << join(dropped_names_, ", ") << " left out to fit " << layout_.width
-         << " columns; --wide shows every column)\n";
+    write_wrapped(out_,
+                  "(" + join(dropped_names_, ", ") + " left out to fit " +
+                      std::to_string(layout_.width) + " columns; --wide shows every column)",
+                  "", " ", width);
   }
   for (std::size_t i = 0; i < footnotes_.size(); ++i) {
-    out_ << "[" << i + 1 << "] " << footnotes_[i] << '\n';
+    const std::string number = "[" + std::to_string(i + 1) + "] ";
+    write_wrapped(out_, footnotes_[i], number, std::string(number.size(), ' '), width);
   }
 }
 
@@ -152,6 +208,7 @@ void TextTable::fit_width() {
   }
   // Then narrow the widest text column that does not identify the row, one at a time, down to
   // kMinElidedWidth (numbers and identifying columns are never cut).
+  const std::vector<std::size_t> natural = widths_;
   while (total_width() > layout_.width) {
     std::size_t widest = n;
     for (std::size_t c = 0; c < n; ++c) {
@@ -165,6 +222,18 @@ void TextTable::fit_width() {
         std::max(kMinElidedWidth, widths_[widest] - std::min(excess, widths_[widest]));
   }
   fold_width();
+  if (fold_ > 0) widen_in_fold(natural);
+}
+
+// A fold frees room on each line: a column cut before it gets back what its line can hold.
+void TextTable::widen_in_fold(const std::vector<std::size_t>& natural) {
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    if (!shown_[c] || widths_[c] >= natural[c]) continue;
+    const std::size_t used =
+        c < fold_ ? span_width(0, fold_) : kFoldIndent + span_width(fold_, columns_.size());
+    if (used >= layout_.width) continue;
+    widths_[c] += std::min(natural[c] - widths_[c], layout_.width - used);
+  }
 }
 
 void TextTable::settle_widths() {

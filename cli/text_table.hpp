@@ -18,6 +18,12 @@ std::size_t display_width(std::string_view s);
 // The cell cut to `max_width` display columns (0 = no limit), ending in "…" when cut.
 std::string fit(const std::string& cell, std::size_t max_width);
 
+// `text` written in lines of at most `width` display columns, the first line starting with
+// `first`, the others with `rest`. A word wider than a line is broken after a '/', ':' or '@'
+// (a source's repository, commit and path); one with no such place stays whole on its line.
+void write_wrapped(std::ostream& out, const std::string& text, const std::string& first,
+                   const std::string& rest, std::size_t width = 80);
+
 // A text table written as rows come: the first kTextSampleRows rows are held to measure the
 // columns, then written with every later row at those widths (a later, longer cell is cut).
 // A header, a rule and the rows, columns separated by two spaces, no trailing spaces; an empty
@@ -41,6 +47,7 @@ class TextTable {
   std::size_t total_width() const;
 
   void fold_width();  // chooses fold_ when the table is still too wide
+  void widen_in_fold(const std::vector<std::size_t>& natural);
   std::size_t span_width(std::size_t from, std::size_t to) const;  // shown columns [from, to)
 
   static constexpr std::size_t kFoldIndent = 6;

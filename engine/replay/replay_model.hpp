@@ -98,7 +98,9 @@ class Sink {
 
 // ---- simulation state ------------------------------------------------------------------------
 
-enum class State { running, stopped, arrears_stopped, recycle_bin, destroyed };
+// preempted: a spot instance the provider stopped at the policy's spot_max_run_hours (Google's
+// preemptible VMs after 24 h); it may be started again.
+enum class State { running, stopped, arrears_stopped, recycle_bin, destroyed, preempted };
 std::string_view to_string(State s) noexcept;
 State parse_state(std::string_view s);
 
@@ -112,6 +114,7 @@ enum TimerKind : int {
   t_arrears_shutdown,
   t_reclaim,
   t_recycle_destroy,
+  t_spot_max_run,  // a spot instance's maximum run (policy spot_max_run_hours) ends
   kTimerKinds
 };
 
@@ -315,6 +318,13 @@ class Account {
   void set_timer(Instance& inst, int kind, Seconds t);
   void clear_timer(Instance& inst, int kind);
   void clear_timers(Instance& inst);
+  // A spot instance starting to run at `t` is stopped by the provider after the policy's
+  // spot_max_run_hours, if it has one.
+  void schedule_spot_max_run(Sim& sim, Instance& inst, Seconds t);
+  // The provider stops a running spot instance at its maximum run (state preempted).
+  void preempt(Sim& sim, Instance& inst, Seconds t);
+  // What a stop does to a pay-as-you-go or spot instance's meters at `t`; the history text.
+  std::string stop_meters(Sim& sim, Instance& inst, Seconds t);
   void schedule_prepaid(Sim&, Instance& inst, Seconds now);
 
   // balances

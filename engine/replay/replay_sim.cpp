@@ -20,13 +20,15 @@ std::string_view to_string(State s) noexcept {
       return "recycle_bin";
     case State::destroyed:
       return "destroyed";
+    case State::preempted:
+      return "preempted";
   }
   return "?";
 }
 
 State parse_state(std::string_view s) {
   for (State st : {State::running, State::stopped, State::arrears_stopped, State::recycle_bin,
-                   State::destroyed}) {
+                   State::destroyed, State::preempted}) {
     if (to_string(st) == s) return st;
   }
   throw StoreError("account_state: unknown instance state '" + std::string(s) + "'");

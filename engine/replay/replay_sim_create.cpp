@@ -252,6 +252,7 @@ std::optional<std::string> Account::create(Sim& sim, const UsageEvent& ev, std::
     if (!r.row) continue;
     add_meter(r.component, r.disk ? Source::disk : Source::bandwidth, r.kind, r.size, r.unit);
   }
+  if (mode == BillingMode::spot) schedule_spot_max_run(sim, inst, t);
   return std::nullopt;
 }
 

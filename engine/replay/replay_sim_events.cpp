@@ -164,7 +164,11 @@ std::optional<std::string> Account::start(Sim& sim, Instance& inst, Seconds t, s
     if (!m->retired) activate(sim, *m, t, seq);
   }
   history(sim, inst, t,
-          before == State::arrears_stopped ? "start: after the arrears shutdown" : "start", seq);
+          before == State::arrears_stopped ? "start: after the arrears shutdown"
+          : before == State::preempted     ? "start: after the provider's stop at its maximum run"
+                                           : "start",
+          seq);
+  if (inst.mode == BillingMode::spot) schedule_spot_max_run(sim, inst, t);
   return std::nullopt;
 }
 
@@ -176,28 +180,37 @@ std::optional<std::string> Account::stop(Sim& sim, Instance& inst, Seconds t, st
       return "instance '" + inst.id + "' is already stopped (arrears shutdown)";
     case State::recycle_bin:
       return "instance '" + inst.id + "' is in the recycle bin (stopped since its expiry)";
+    case State::preempted:
+      // The log's own stop of a VM the provider had already stopped: kept, nothing to bill.
+      inst.state = State::stopped;
+      history(sim, inst, t, "stop: already stopped by the provider at its maximum run", seq);
+      return std::nullopt;
     default:
       break;
   }
   inst.state = State::stopped;
-  std::string reason = "stop";
-  if (inst.mode != BillingMode::prepaid) {
-    const auto pol = sim.policy_at(inst.provider, t);
-    const bool compute_charged = pol.row && pol.row->stopped_payg_compute_charged;
-    for (auto& m : inst.meters) {
-      if (is_compute(*m) && !compute_charged) deactivate(sim, *m, t, true);
-    }
-    if (compute_charged) {
-      reason +=
-          ": compute is still charged while stopped (policy " + std::to_string(pol.row->id) + ")";
-    }
-    bool other = false;
-    for (auto& m : inst.meters) other = other || (!is_compute(*m) && m->active);
-    if (other)
-      reason += (compute_charged ? "; " : ": ") + std::string("disks and bandwidth keep charging");
-  }
-  history(sim, inst, t, reason, seq);
+  clear_timer(inst, t_spot_max_run);
+  history(sim, inst, t, "stop" + stop_meters(sim, inst, t), seq);
   return std::nullopt;
+}
+
+std::string Account::stop_meters(Sim& sim, Instance& inst, Seconds t) {
+  if (inst.mode == BillingMode::prepaid) return {};
+  std::string reason;
+  const auto pol = sim.policy_at(inst.provider, t);
+  const bool compute_charged = pol.row && pol.row->stopped_payg_compute_charged;
+  for (auto& m : inst.meters) {
+    if (is_compute(*m) && !compute_charged) deactivate(sim, *m, t, true);
+  }
+  if (compute_charged) {
+    reason +=
+        ": compute is still charged while stopped (policy " + std::to_string(pol.row->id) + ")";
+  }
+  bool other = false;
+  for (auto& m : inst.meters) other = other || (!is_compute(*m) && m->active);
+  if (other)
+    reason += (compute_charged ? "; " : ": ") + std::string("disks and bandwidth keep charging");
+  return reason;
 }
 
 std::optional<std::string> Account::resize(Sim& sim, Instance& inst, const UsageEvent& ev,

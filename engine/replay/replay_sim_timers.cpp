@@ -25,6 +25,13 @@ void Account::clear_timers(Instance& inst) {
 
 // ---- timers ----------------------------------------------------------------------------------
 
+void Account::schedule_spot_max_run(Sim& sim, Instance& inst, Seconds t) {
+  const auto pol = sim.policy_at(inst.provider, t);
+  clear_timer(inst, t_spot_max_run);
+  if (!pol.row || pol.row->spot_max_run_hours <= 0) return;
+  set_timer(inst, t_spot_max_run, t + Seconds{pol.row->spot_max_run_hours} * 3600);
+}
+
 void Account::schedule_prepaid(Sim& sim, Instance& inst, Seconds now) {
   auto pol = sim.policy_at(inst.provider, inst.expiry);
   if (!pol.row) pol = sim.policy_at(inst.provider, now);
@@ -35,6 +42,22 @@ void Account::schedule_prepaid(Sim& sim, Instance& inst, Seconds now) {
       rules::schedule_for_expiry(to_instant(inst.expiry), *pol.row, *info_of(sim, inst).calendar);
   const Seconds at = to_seconds(s.auto_renew_at);
   if (at >= now) set_timer(inst, t_auto_renew, at);
+}
+
+void Account::preempt(Sim& sim, Instance& inst, Seconds t) {
+  const auto pol = sim.policy_at(inst.provider, t);
+  const std::string meters = stop_meters(sim, inst, t);
+  inst.state = State::preempted;
+  // The timer was set by the policy in force when the run started; a later policy row
+  // (Google's Spot VMs, without a maximum) does not lift it from a preemptible VM.
+  const bool said = pol.row && pol.row->spot_max_run_hours > 0;
+  history(sim, inst, t,
+          "preempted: the provider stops a spot instance at its maximum run" +
+              (said ? " of " + std::to_string(pol.row->spot_max_run_hours) + " h (policy " +
+                          std::to_string(pol.row->id) + ")"
+                    : std::string()) +
+              meters,
+          0);
 }
 
 void Account::process_timer(Sim& sim) {
@@ -146,6 +169,9 @@ void Account::process_timer(Sim& sim) {
       finish_if_done(sim, inst, t);
       return;
     }
+    case t_spot_max_run:
+      if (inst.state == State::running) preempt(sim, inst, t);
+      return;
     default:
       return;
   }

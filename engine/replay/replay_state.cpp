@@ -3,6 +3,8 @@
 // not saved and are rebuilt on use.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "base/json_text.hpp"
 #include "gpubill/base/errors.hpp"
 #include "replay/replay_model.hpp"
@@ -262,7 +264,13 @@ std::unique_ptr<Instance> instance_of(const json& j) {
   i->paid = dec_of(j.at("paid"));
   i->monthly = dec_of(j.at("monthly"));
   i->factor = dec_of(j.at("factor"));
-  i->timers = j.at("timers").get<std::array<Seconds, kTimerKinds>>();
+  // A state saved before a timer kind was added has fewer entries: the others are unset.
+  const auto saved_timers = j.at("timers").get<std::vector<Seconds>>();
+  if (saved_timers.size() > i->timers.size()) {
+    throw StoreError("account_state: " + std::to_string(saved_timers.size()) +
+                     " timers saved, at most " + std::to_string(i->timers.size()) + " known");
+  }
+  std::copy(saved_timers.begin(), saved_timers.end(), i->timers.begin());
   for (const auto& m : j.at("meters")) {
     i->meters.push_back(meter_of(m));
     i->meters.back()->owner = i.get();

@@ -42,15 +42,17 @@ TEST_CASE("the default quote fits 80 and 120 columns without cutting a name",
   TempDir dir;
   const std::string args = "quote --gpu V100 --count 1 --hours 720 --at 2026-12-02" + db_flag(dir);
   for (int columns : {80, 120}) {
-    const auto r = gpubill::testing::on_terminal(args, columns);
-    INFO(columns << " columns:\n" << r.output);
-    CHECK(r.status == 0);
-    const auto lines = table_lines(r.output);
-    REQUIRE(lines.size() > 5);
-    for (const auto& line : lines) {
-      INFO(line);
-      CHECK(gpubill::testing::display_columns(line) <= static_cast<std::size_t>(columns));
-      CHECK(line.find("\u2026") == std::string::npos);
+    // The default answer, and every line (--top 0) with the notes numbered under it.
+    for (const std::string& more : {std::string(), std::string(" --top 0")}) {
+      const auto r = gpubill::testing::on_terminal(args + more, columns);
+      INFO(columns << " columns" << more << ":\n" << r.output);
+      CHECK(r.status == 0);
+      REQUIRE(r.output.find("p3.2xlarge") != std::string::npos);
+      for (const auto& line : gpubill::testing::lines_of(r.output)) {
+        INFO(line);
+        CHECK(gpubill::testing::display_columns(line) <= static_cast<std::size_t>(columns));
+        CHECK(line.find("\u2026") == std::string::npos);  // names and note numbers whole
+      }
     }
   }
 }
