@@ -500,6 +500,7 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 kMeteringPolicyKeys[0],
                 kMeteringPolicyKeys[1],
                 kMeteringPolicyKeys[2],
+                kMeteringPolicyKeys[3],
                 "prepaid_lifecycle",
                 "source",
                 "as_of"},

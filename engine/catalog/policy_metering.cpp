@@ -56,29 +56,33 @@ void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p) 
   }
   // A month of 28 to 31 days.
   p.quote_month_hours = f.integer_or("quote_month_hours", p.quote_month_hours, 672, 744);
+  // At most a day: a minimum is a few seconds or minutes of a volume's life.
+  p.disk_min_charge_seconds =
+      f.integer_or("disk_min_charge_seconds", p.disk_min_charge_seconds, 0, 86400);
 }
 
 void write_metering_policy_fields(SQLite::Database& db,
                                   const std::vector<BillingPolicy>& policies) {
   SQLite::Statement q(
       db,
-      "UPDATE policy SET spot_price_basis = ?, quote_month_hours = ?, usage_rounding = ? "
-      "WHERE provider = ? AND effective_from = ?");
+      "UPDATE policy SET spot_price_basis = ?, quote_month_hours = ?, usage_rounding = ?, "
+      "disk_min_charge_seconds = ? WHERE provider = ? AND effective_from = ?");
   for (const auto& p : policies) {
     q.reset();
     q.bind(1, std::string(to_string(p.spot_price_basis)));
     q.bind(2, p.quote_month_hours);
     q.bind(3, std::string(to_string(p.usage_rounding)));
-    q.bind(4, p.provider);
-    q.bind(5, static_cast<int64_t>(p.period.from.time_since_epoch().count()));
+    q.bind(4, p.disk_min_charge_seconds);
+    q.bind(5, p.provider);
+    q.bind(6, static_cast<int64_t>(p.period.from.time_since_epoch().count()));
     q.exec();
   }
 }
 
 void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy>& policies) {
   SQLite::Statement q(db,
-                      "SELECT spot_price_basis, quote_month_hours, usage_rounding FROM policy "
-                      "WHERE id = ?");
+                      "SELECT spot_price_basis, quote_month_hours, usage_rounding, "
+                      "disk_min_charge_seconds FROM policy WHERE id = ?");
   for (auto& p : policies) {
     q.reset();
     q.bind(1, static_cast<int64_t>(p.id));
@@ -96,6 +100,7 @@ void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy
     } catch (const ParseError& e) {
       throw StoreError("policy " + std::to_string(p.id) + ": usage_rounding: " + e.what());
     }
+    p.disk_min_charge_seconds = q.getColumn(3).getInt();
   }
 }
 

@@ -302,7 +302,9 @@ class Account {
 
   // meters
   void activate(Sim&, Meter& m, Seconds t, std::int64_t seq);
-  void deactivate(Sim&, Meter& m, Seconds t, bool min_run);
+  // min_run: a compute meter's run is billed at least the policy's minimum; released: the meter
+  // ends for good, and a disk is billed at least the policy's minimum life of a volume.
+  void deactivate(Sim&, Meter& m, Seconds t, bool min_run, bool released = false);
   // Deactivates the meter for good (destroy, resize, reclaim).
   void retire(Sim&, Meter& m, Seconds t, bool min_run);
   void flush(Sim&, Meter& m);

@@ -122,21 +122,27 @@ void Account::activate(Sim& sim, Meter& m, Seconds t, std::int64_t seq) {
   next_hour_end_ = std::min(next_hour_end_, m.hour_end);
 }
 
-void Account::deactivate(Sim& sim, Meter& m, Seconds t, bool min_run) {
+void Account::deactivate(Sim& sim, Meter& m, Seconds t, bool min_run, bool released) {
   if (!m.active) return;
   m.used += t - m.active_since;
   m.last_use = t;
   m.active = false;
-  if (min_run && is_compute(m)) {
+  const bool disk_released = released && m.source == Source::disk;
+  if ((min_run && is_compute(m)) || disk_released) {
     const BillingPolicy* policy = t >= m.cache_from && t < m.cache_until && m.policy
                                       ? m.policy
                                       : sim.policy_at(m.owner->provider, t).row;
-    const Seconds run = t - m.run_started;
-    const Seconds minimum = policy ? policy->min_charge_seconds_per_run : 0;
+    // A compute meter's run is from its start; a released disk's is its whole life, from its
+    // instance's creation (it is not stopped with the instance).
+    const Seconds run = t - (disk_released ? m.owner->created_at : m.run_started);
+    const Seconds minimum = !policy                    ? 0
+                            : m.source == Source::disk ? policy->disk_min_charge_seconds
+                                                       : policy->min_charge_seconds_per_run;
     if (run < minimum) {
       m.extra += minimum - run;
       if (!m.note.empty()) m.note += "; ";
-      m.note += "minimum " + std::to_string(minimum) + " s per run (policy " +
+      m.note += "minimum " + std::to_string(minimum) +
+                (m.source == Source::disk ? " s per volume (policy " : " s per run (policy ") +
                 std::to_string(policy->id) + "): the run of " + std::to_string(run) + " s from " +
                 when(m.run_started) + " is billed " + std::to_string(minimum) + " s (+" +
                 std::to_string(minimum - run) + " s)";
@@ -163,7 +169,7 @@ void Account::deactivate(Sim& sim, Meter& m, Seconds t, bool min_run) {
 }
 
 void Account::retire(Sim& sim, Meter& m, Seconds t, bool min_run) {
-  deactivate(sim, m, t, min_run);
+  deactivate(sim, m, t, min_run, true);
   m.retired = true;
   if (!m.waiting_cycle) return;
   // Released while only waiting for its cycle's end: its last settlement record is now.

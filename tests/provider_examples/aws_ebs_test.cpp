@@ -83,3 +83,36 @@ TEST_CASE("aws: a volume across a month end is prorated over each month's own se
              "2020-08-02T00:00:00Z");
   CHECK(run.billed("aws", "system_disk") == dec("6.56"));
 }
+
+// The same page: gp2 storage is "billed in per-second increments, with a 60-second minimum". A
+// 16384 GB volume (gp2's largest) released 30 s after its creation is billed 60 s: 0.10 × 16384 ×
+// 60 / 2,592,000 = 0.037925925926 (12 decimals), 0.04 on the month's record (half up) where 30 s
+// would be 0.02; released at 90 s it is billed 90 s. The note on the line names the minimum and
+// its policy row.
+TEST_CASE("aws example: a gp2 volume is billed at least 60 seconds",
+          "[provider_examples][aws][storage]") {
+  const auto disk_rows = [](ExampleRun& run) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& row : run.charges("aws")) {
+      if (row["component"] == "system_disk" && row["kind"] == "settlement") out.push_back(row);
+    }
+    return out;
+  };
+  ExampleRun brief;
+  brief.replay(ebs_volume_log("2020-06-10T00:00:00Z", "2020-06-10T00:00:30Z", 16384),
+               "2020-07-02T00:00:00Z");
+  const auto rows = disk_rows(brief);
+  REQUIRE(rows.size() == 1);
+  CHECK(dec(rows[0]["quantity"]) == dec("983040"));  // 60 s × 16384 GB
+  CHECK(dec(rows[0]["exact_amount"]) == dec("0.037925925926"));
+  CHECK(rows[0]["note"].get<std::string>().find("minimum 60 s per volume") != std::string::npos);
+  CHECK(brief.billed("aws", "system_disk") == dec("0.04"));
+
+  ExampleRun longer;
+  longer.replay(ebs_volume_log("2020-06-10T00:00:00Z", "2020-06-10T00:01:30Z", 16384),
+                "2020-07-02T00:00:00Z");
+  const auto rows90 = disk_rows(longer);
+  REQUIRE(rows90.size() == 1);
+  CHECK(dec(rows90[0]["quantity"]) == dec("1474560"));  // 90 s × 16384 GB, no minimum
+  CHECK(rows90[0]["note"].get<std::string>().find("minimum") == std::string::npos);
+}

@@ -78,3 +78,25 @@ TEST_CASE("azure example: a deallocated VM is not billed for compute",
   CHECK(seconds == dec("7200"));
   CHECK(run.billed("az") == dec("1.8"));
 }
+
+// Usage is rated per day: vm-usage.md's "Consumed" is "the amount of the resource that has been
+// consumed for that day", for disks as for compute. A 128 GB Standard HDD (cloud_hdd, 0.046015625
+// USD per GB-month) attached for one whole UTC day of June 2024 (30 days): 128 × 0.046015625 ×
+// 86400 / 2592000 = 0.19633… → one day's record, half up to cents, 0.20. Rounding each hour
+// (0.00818… → 0.01) billed 0.24, a fifth more than the disk costs.
+TEST_CASE("azure: a disk's usage is rated per day, not rounded up each hour",
+          "[provider_examples][azure][metering]") {
+  ExampleRun run;
+  run.replay(azure_event(
+                 "c1", "2024-06-10T00:00:00Z", "create",
+                 std::string(kCreateNc6) + R"(,"system_disk":{"kind":"cloud_hdd","size_gb":128})") +
+                 azure_event("d1", "2024-06-11T00:00:00Z", "destroy"),
+             "2024-06-12T00:00:00Z");
+  Decimal exact;
+  for (const auto& row : run.settlements("az")) {
+    if (row["component"] == "system_disk") exact += dec(row["total_exact"]);
+  }
+  CHECK(exact == dec("0.196333333344"));  // 24 hourly records of 0.008180555556 (12 decimals)
+  CHECK(run.billed("az", "system_disk") == dec("0.2"));
+  CHECK(run.billed("az", "compute") == dec("21.6"));  // 24 h × 0.90, whole cents every hour
+}

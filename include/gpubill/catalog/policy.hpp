@@ -192,6 +192,9 @@ struct BillingPolicy {
   int quote_month_hours = 720;
   // How usage records are rounded (UsageRounding above; Baidu: down_carry).
   UsageRounding usage_rounding = UsageRounding::settlement;
+  // A disk (volume) is billed for at least this many seconds of its life, from its creation to
+  // its release (AWS EBS: "billed in per-second increments, with a 60-second minimum"); 0 = none.
+  int disk_min_charge_seconds = 0;
   // ---- end of metering and pricing rules ----
   // Prepaid lifecycle rules (issue 27 part A): see PrepaidLifecycle above.
   PrepaidLifecycle prepaid;
