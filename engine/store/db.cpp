@@ -179,6 +179,9 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
         options.busy_timeout.count(), std::numeric_limits<int>::max())));
     // Fails with "file is not a database" on a non-SQLite file before anything is written.
     db.exec("PRAGMA foreign_keys = ON");
+    // Pages read through a memory map instead of a pread and a copy each: a quote reads most of
+    // the catalog's pages (0.7 of its system time went to copying them).
+    db.exec("PRAGMA mmap_size = 268435456");
     if (options.read_only) {
       const int current = db.execAndGet("PRAGMA user_version").getInt();
       check_not_newer(current, latest_schema_version(), path);
