@@ -10,6 +10,16 @@ bool formula_lead(char c) {
   return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
 }
 
+// Whether the cell needs quotes: a comma, a quote or a line break. One pass, four compares a
+// byte: string_view's find_first_of calls memchr on the set once for every byte of the text,
+// which was a fifth of a FOCUS export's time. (Eight bytes at a time measured no faster.)
+bool needs_quotes(std::string_view text) {
+  for (const char c : text) {
+    if (c == ',' || c == '"' || c == '\n' || c == '\r') return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string csv_cell(std::string_view text) {
@@ -20,7 +30,7 @@ std::string csv_cell(std::string_view text) {
 
 void append_csv_cell(std::string& out, std::string_view text) {
   const bool guard = !text.empty() && formula_lead(text.front()) && !Decimal::try_parse(text);
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+  if (!needs_quotes(text)) {
     if (guard) out += '\'';
     out.append(text.data(), text.size());
     return;
