@@ -52,7 +52,8 @@ JsonFile::JsonFile(const std::string& path, std::string name) : name_(std::move(
 
 std::string JsonFile::place() {
   const char* at = nullptr;
-  if (doc_.current_location().get(at) || at == nullptr) return "";
+  // Where the parser stopped; at the start it knows no better place than the file.
+  if (doc_.current_location().get(at) || at == nullptr || at == text_.data()) return "";
   return "byte " + std::to_string(at - text_.data());
 }
 
