@@ -1,4 +1,4 @@
-// gpubill catalog gpus | offers | show | import | validate.
+// gpubill catalog gpus | offers | show | import | validate (fetch: cmd_catalog_fetch.cpp).
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -654,6 +654,7 @@ void add_catalog_commands(CLI::App& app, Globals& globals, Action& action) {
   add_coverage_command(*catalog, globals, action);
   add_catalog_diff_command(*catalog, globals, action);
   add_catalog_check_command(*catalog, globals, action);
+  add_catalog_fetch_command(*catalog, globals, action);
   add_import_like(*catalog, globals, action, "import",
                   "Import a catalog file (JSON, see docs/catalog-format.md) or a SkyPilot vms.csv; "
                   "all or nothing",

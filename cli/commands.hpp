@@ -58,6 +58,8 @@ void add_bill_commands(CLI::App& app, Globals& globals, Action& action);
 
 // catalog check (cmd_catalog_check.cpp), under the `catalog` subcommand.
 void add_catalog_check_command(CLI::App& catalog, Globals& globals, Action& action);
+// catalog fetch (cmd_catalog_fetch.cpp), under the `catalog` subcommand.
+void add_catalog_fetch_command(CLI::App& catalog, Globals& globals, Action& action);
 // catalog diff (cmd_catalog_diff.cpp), under the `catalog` subcommand.
 void add_catalog_diff_command(CLI::App& catalog, Globals& globals, Action& action);
 // report quote | lease-vs-buy | bill: the HTML reports (cmd_report.cpp).

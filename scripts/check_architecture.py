@@ -16,6 +16,7 @@ MAY_USE = {
     'base': [],
     'store': ['base'],
     'catalog': ['base', 'store'],
+    'fetch': ['base', 'store', 'catalog'],  # providers' price lists fetched into the catalog
     'rules': ['base', 'catalog'],  # pure: never the database (store) nor the clock
     'replay': ['base', 'store', 'catalog', 'rules'],
     'ledger': ['base', 'store', 'catalog', 'rules'],

@@ -12,6 +12,7 @@ packages=(
   libhowardhinnant-date-dev tzdata
   nlohmann-json3-dev libcli11-dev
   libsimdjson-dev           # the usage-log reader: validates UTF-8 and JSON structure
+  libcurl4-openssl-dev      # catalog fetch: providers' price lists over HTTPS
   ccache                    # rebuilds compile only what changed
 )
 test_packages=(

@@ -116,6 +116,16 @@ ImportReport import_skypilot(Database& database, const std::string& path,
   });
 }
 
+// Converted rows name their own places; other fields have none.
+RowPlaces converted_places(const ConvertedRows& rows) {
+  return [&rows](std::string_view section, std::size_t row, std::string_view field) {
+    if (section == "prices" && row < rows.places.size()) {
+      return RowPlace{rows.places[row], std::string(field)};
+    }
+    return RowPlace{"", std::string(field)};
+  };
+}
+
 }  // namespace
 
 std::size_t ImportReport::total() const noexcept {
@@ -171,6 +181,21 @@ ImportReport import_skypilot_file(Database& db, const std::string& path,
 ImportReport validate_skypilot_file(Database& db, const std::string& path,
                                     const SkyPilotOptions& options, const ImportOptions& import) {
   return import_skypilot(db, path, options, false, import);
+}
+
+ImportReport import_converted_rows(Database& database, const std::string& name,
+                                   const std::function<ConvertedRows(const Catalog&)>& convert,
+                                   const ImportOptions& options, bool commit) {
+  return in_transaction(database, commit, [&](SQLite::Database& db) {
+    const Catalog catalog(read_catalog_data(db));
+    const ConvertedRows rows = convert(catalog);
+    ImportReport report = check_and_write(db, rows.data, catalog.data(), name,
+                                          converted_places(rows), options, commit);
+    std::vector<std::string> notes = rows.notes;
+    notes.insert(notes.end(), report.notes.begin(), report.notes.end());
+    report.notes = std::move(notes);
+    return report;
+  });
 }
 
 std::string bundled_catalog_hash() {

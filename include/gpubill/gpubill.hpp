@@ -27,6 +27,11 @@
 #include "gpubill/catalog/policy.hpp"
 #include "gpubill/catalog/provenance.hpp"
 
+// fetch: providers' public price lists fetched into the catalog
+#include "gpubill/fetch/fetch.hpp"
+#include "gpubill/fetch/price_list.hpp"
+#include "gpubill/fetch/transport.hpp"
+
 // rules: providers' billing rules (pure)
 #include "gpubill/rules/rules.hpp"
 #include "gpubill/rules/spot_model.hpp"

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -114,6 +115,25 @@ std::string bundled_catalog_hash();
 // Whether the database holds this exact version of the bundled catalog (ensure_bundled_catalog
 // would do nothing). Only reads. Throws StoreError.
 bool bundled_catalog_is_current(Database& db);
+
+// ---- Rows another importer converted (catalog fetch) ---------------------------------------
+
+// Price rows (and the regions they add) that an importer of another format made from the
+// database's catalog: `places[i]` names where data.prices[i] came from ("page-1.json
+// /products/ABC"), for errors. Notes go to the report first.
+struct ConvertedRows {
+  CatalogData data;
+  std::vector<std::string> places;
+  std::vector<std::string> notes;
+};
+
+// Calls `convert` with the database's catalog inside one IMMEDIATE transaction, then checks and
+// writes its rows as every import does (bounds, references, pinned rows, `catalog check`,
+// `force`, `progress`): all or nothing. `name` names the input in the report and in errors. An
+// exception from `convert` or from the progress sink rolls everything back.
+ImportReport import_converted_rows(Database& db, const std::string& name,
+                                   const std::function<ConvertedRows(const Catalog&)>& convert,
+                                   const ImportOptions& options, bool commit = true);
 
 // ---- SkyPilot service catalog (vms.csv) --------------------------------------------------
 
