@@ -63,7 +63,7 @@ bool explain_rounding(Database& db, const GpubillSide& gp, const InvoiceSide& in
   if (how.empty()) return false;
   d.rule = Rule::rounding;
   d.explanation = "rounding: the invoice's " + money(inv.amount, inv.currency) + " " + how +
-                  "; gpubill billed " + money(gp.billed, gp.currency) + " (rounding " +
+                  " — gpubill billed " + money(gp.billed, gp.currency) + " (rounding " +
                   signed_text(gp.billed - gp.exact) + ", " + policy_phrase(db, gp) + ", " +
                   charges_text(gp) + ")";
   return true;
@@ -74,7 +74,7 @@ bool explain_price(const GpubillSide& gp, const InvoiceSide& inv, Difference& d)
   d.rule = Rule::price_row;
   d.explanation = "price: gpubill priced it with price row " + std::to_string(*gp.price_id) +
                   " at " + gp.unit_price.to_string() + " " + gp.currency + "/" + gp.price_unit +
-                  "; the invoice's rate is " + inv.rate->to_string() + " (" + charges_text(gp) +
+                  " — the invoice's rate is " + inv.rate->to_string() + " (" + charges_text(gp) +
                   ")";
   return true;
 }
@@ -92,7 +92,7 @@ bool explain_quantity(Database& db, const GpubillSide& gp, const InvoiceSide& in
   if (!hours || *hours == gp_hours) return false;
   d.rule = Rule::settlement_cycle;
   d.explanation = "settlement cycle: the invoice bills " + hours->to_string() +
-                  " h; gpubill metered " + gp.seconds.to_string() + " s (" + gp_hours.to_string() +
+                  " h, gpubill metered " + gp.seconds.to_string() + " s (" + gp_hours.to_string() +
                   " h) at the same " + gp.unit_price.to_string() + " " + gp.currency +
                   "/hour, settled " + policy_phrase(db, gp) + " (" + charges_text(gp) + ")";
   return true;
@@ -103,7 +103,7 @@ bool explain_discount(const GpubillSide& gp, const InvoiceSide& inv, Difference&
   if (abs_of(inv.list - gp.billed) > abs_of(inv.amount - gp.billed)) return false;
   d.rule = Rule::discount;
   d.explanation = "discount: the invoice's list cost " + money(inv.list, inv.currency) +
-                  " is gpubill's " + gp.billed.to_string() + "; its discount of " +
+                  " is gpubill's " + gp.billed.to_string() + " — its discount of " +
                   (inv.list - inv.amount).to_string() + " is not in gpubill's catalog";
   return true;
 }
@@ -144,7 +144,7 @@ void explain_missing(Database& db, const Key& key, const GpubillSide& gp, Differ
     d.rule = Rule::rounding;
     d.explanation = "rounding at settlement: gpubill rounds the cycle's usage once, " +
                     signed_text(gp.billed) + " " + gp.currency + " (" + policy_phrase(db, gp) +
-                    ", " + charges_text(gp) + "); the invoice has no rounding line (it rounds " +
+                    ", " + charges_text(gp) + ") — the invoice has no rounding line (it rounds " +
                     "per line or not at all)";
   } else if (key.category == Category::credit) {
     d.rule = Rule::credit;
