@@ -2,6 +2,7 @@
 #include "gpubill/reconcile/reconcile.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -153,10 +154,7 @@ void add_charge(State& st, const ChargeLine& c) {
     side->has_seconds = true;
   }
   if (c.kind == "cycle_rounding") side->cycle_rounding = true;
-  if (side->charge_ids.size() < 20 &&
-      std::find(side->charge_ids.begin(), side->charge_ids.end(), c.id) == side->charge_ids.end()) {
-    side->charge_ids.push_back(c.id);
-  }
+  side->add_charge_id(c.id);
 }
 
 template <class Side>
@@ -193,12 +191,7 @@ void merge_side(std::optional<GpubillSide>& into, const std::optional<GpubillSid
   into->seconds += from->seconds;
   into->has_seconds = into->has_seconds && from->has_seconds;
   into->cycle_rounding = into->cycle_rounding || from->cycle_rounding;
-  for (auto id : from->charge_ids) {
-    if (into->charge_ids.size() < 20 &&
-        std::find(into->charge_ids.begin(), into->charge_ids.end(), id) == into->charge_ids.end()) {
-      into->charge_ids.push_back(id);
-    }
-  }
+  for (std::size_t i = 0; i < from->charge_count; ++i) into->add_charge_id(from->charge_ids[i]);
 }
 
 // The keys re-summed per period of `g` (they were summed per hour).
@@ -298,6 +291,10 @@ ReconcileReport reconcile(Database& db, const ReconcileOptions& options) {
     st.month_from = st.calendar.midnight(date::sys_days{first});
     st.month_to = st.calendar.next_month_start(*st.month_from);
   }
+  // About one key per export line of 512 bytes: no rehash while the keys grow.
+  std::error_code size_error;
+  const auto bytes = std::filesystem::file_size(options.invoice_path, size_error);
+  if (!size_error) st.keys.reserve(std::min<std::uintmax_t>(bytes / 512, std::uintmax_t{1} << 23));
   read_invoice(options.invoice_path, format, st.calendar,
                [&](const InvoiceLine& line) { add_invoice_line(st, line); });
   // The months compared: --month, else every month the export has a line in.

@@ -26,9 +26,9 @@ std::string signed_text(const Decimal& d) {
 
 // The policy row's rounding, as a phrase: "half_up to 2 decimals per hour (policy 10)".
 std::string policy_phrase(Database& db, const GpubillSide& gp) {
-  if (gp.charge_ids.empty()) return "its policy";
+  if (gp.charge_count == 0) return "its policy";
   try {
-    const auto x = explain_charge(db, gp.charge_ids.front());
+    const auto x = explain_charge(db, gp.charge_ids[0]);
     if (!x.policy) return "its policy";
     const auto& p = *x.policy;
     return std::string(to_string(p.settlement_rounding)) + " to " +
@@ -40,8 +40,8 @@ std::string policy_phrase(Database& db, const GpubillSide& gp) {
 }
 
 std::string charges_text(const GpubillSide& gp) {
-  std::string out = gp.charge_ids.size() == 1 ? "charge " : "charges ";
-  for (std::size_t i = 0; i < gp.charge_ids.size(); ++i) {
+  std::string out = gp.charge_count == 1 ? "charge " : "charges ";
+  for (std::size_t i = 0; i < gp.charge_count; ++i) {
     out += (i ? ", " : "") + std::to_string(gp.charge_ids[i]);
   }
   return out;
@@ -194,7 +194,7 @@ Difference explain(Database& db, const Key& key, const Entry& entry, const std::
     const auto& g = *entry.gpubill;
     d.gpubill_amount = g.billed;
     d.currency = g.currency;
-    d.charge_ids = g.charge_ids;
+    d.charge_ids = g.ids();
     d.price_id = g.price_id;
     if (g.price_id) {
       d.unit_price = g.unit_price;

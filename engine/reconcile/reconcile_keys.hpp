@@ -45,8 +45,21 @@ struct GpubillSide {
   Decimal unit_price;
   std::string price_unit;
   std::optional<std::int64_t> policy_id;
-  std::vector<std::int64_t> charge_ids;
+  // The first kMaxChargeIds distinct charge lines of the key (held inline: a key per hour of a
+  // million-line export must not allocate).
+  static constexpr std::size_t kMaxChargeIds = 8;
+  std::array<std::int64_t, kMaxChargeIds> charge_ids{};
+  std::uint8_t charge_count = 0;
   bool cycle_rounding = false;
+  void add_charge_id(std::int64_t id) {
+    for (std::size_t i = 0; i < charge_count; ++i) {
+      if (charge_ids[i] == id) return;
+    }
+    if (charge_count < kMaxChargeIds) charge_ids[charge_count++] = id;
+  }
+  std::vector<std::int64_t> ids() const {
+    return {charge_ids.begin(), charge_ids.begin() + charge_count};
+  }
 };
 
 // The export's lines in a key.
@@ -71,9 +84,11 @@ struct Names {
   std::unordered_map<std::string, std::uint32_t> index;
   std::vector<std::string> names;
   std::uint32_t id(const std::string& name) {
-    auto [it, added] = index.emplace(name, static_cast<std::uint32_t>(names.size()));
-    if (added) names.push_back(name);
-    return it->second;
+    if (auto it = index.find(name); it != index.end()) return it->second;
+    const auto id = static_cast<std::uint32_t>(names.size());
+    index.emplace(name, id);
+    names.push_back(name);
+    return id;
   }
 };
 
