@@ -184,6 +184,14 @@ void focus_line(const Row& row, const FocusCols& c, const Calendar& cal, Invoice
   }
   if (row_kind == "amortisation" || row_kind == "forecast") out.ignored = true;
   out.resource.assign(row.cell(c.resource));
+  // gpubill's ResourceId of a disk or bandwidth: "<instance>/<component>", compared as the
+  // instance's meter.
+  for (std::string_view suffix : {"/system_disk", "/data_disk", "/bandwidth"}) {
+    if (out.resource.size() > suffix.size() &&
+        std::string_view(out.resource).substr(out.resource.size() - suffix.size()) == suffix) {
+      out.resource.resize(out.resource.size() - suffix.size());
+    }
+  }
   out.meter = focus_meter(row, c);
   out.start = row.instant(c.start, "ChargePeriodStart", cal);
   out.end = row.instant(c.end, "ChargePeriodEnd", cal);

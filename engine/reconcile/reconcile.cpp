@@ -129,9 +129,7 @@ void add_charge(State& st, const ChargeLine& c) {
   if (category == Category::usage) {
     st.gpubill_span = std::max(st.gpubill_span, c.settlement_seconds());
   }
-  const std::string resource =
-      meter == Meter::compute || meter == Meter::gpu ? c.instance : c.instance + "/" + c.component;
-  const Key key{st.names.id(resource), meter, category,
+  const Key key{st.names.id(c.instance), meter, category,
                 secs(bucket_start(key_granularity(category, Granularity::hour), c.period_start,
                                   st.calendar))};
   auto& side = st.keys[key].gpubill;

@@ -231,3 +231,36 @@ TEST_CASE("reconcile: a malformed export names its file, line and column", "[rec
   const auto absent = db.reconcile("acme", db.dir.file("nothing.csv"));
   CHECK(absent.status == 1);
 }
+
+TEST_CASE(
+    "reconcile: Tencent's bill in Beijing time with a line in USD and an hour booked an "
+    "hour later; --month keeps one month of both sides",
+    "[reconcile][cli]") {
+  ReconcileDb db;
+  const auto bill = invoice("tencent-gn8-payg.bill.csv");
+  const auto doc = json_of(db.reconcile("acme", bill, " --format json"));
+  CHECK(doc["summary"]["invoice_format"] == "tencent");
+  CHECK(doc["summary"]["matched"] == 31);  // compute and system disk of every other hour
+  CHECK(differences(doc) ==
+        std::vector<std::string>{
+            "amount gn8-a compute usage 2019-03-01T03:00:00Z currency -12.89",
+            "missing gn8-b compute usage 2019-03-31T18:00:00Z period_boundary -3.77",
+            "extra gn8-b compute usage 2019-03-31T19:00:00Z period_boundary 3.77"});
+  CHECK(doc["differences"][1]["explanation"] ==
+        "period boundary: the invoice books this 3.77 in the neighbouring period from "
+        "2019-03-31T19:00:00Z (line 35)");
+  // March and April in Beijing time: April starts at 2019-03-31T16:00Z.
+  const auto march = json_of(db.reconcile("acme", bill, " --month 2019-03 --format json"));
+  CHECK(march["summary"]["from"] == "2019-02-28T16:00:00Z");
+  CHECK(march["summary"]["to"] == "2019-03-31T16:00:00Z");
+  CHECK(march["summary"]["ignored_lines"] == 3);
+  CHECK(
+      differences(march) ==
+      std::vector<std::string>{"amount gn8-a compute usage 2019-03-01T03:00:00Z currency -12.89"});
+  const auto april = json_of(db.reconcile("acme", bill, " --month 2019-04 --format json"));
+  CHECK(april["summary"]["ignored_lines"] == 31);
+  CHECK(april["differences"].size() == 2);
+  const auto bad_month = db.reconcile("acme", bill, " --month 2019-13");
+  CHECK(bad_month.status == 1);
+  CHECK_THAT(bad_month.output, Catch::Contains("--month") && Catch::Contains("is not a month"));
+}

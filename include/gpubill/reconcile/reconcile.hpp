@@ -15,8 +15,8 @@
 // decimals (a JSON number's text, never a double).
 //
 // Matching: each side is summed per key (resource, meter, category, period). The resource is
-// gpubill's instance for compute and GPUs, "<instance>/<component>" for disks and bandwidth (the
-// FOCUS export's ResourceId); the meter is compute, gpu, disk, bandwidth or other; the category
+// gpubill's instance (a FOCUS ResourceId "<instance>/system_disk" is cut to the instance); the
+// meter is compute, gpu, disk, bandwidth or other; the category
 // usage, purchase, credit or rounding. Usage and purchases are summed per period of the
 // comparison's granularity — hour, day or month, the coarser of the export's and gpubill's
 // (the longest usage line of each side) — in the account's billing time zone; credits and the
