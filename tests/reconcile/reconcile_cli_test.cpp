@@ -264,3 +264,33 @@ TEST_CASE(
   CHECK(bad_month.status == 1);
   CHECK_THAT(bad_month.output, Catch::Contains("--month") && Catch::Contains("is not a month"));
 }
+
+TEST_CASE(
+    "reconcile: every sample log's account reconciles with its own FOCUS export (prepaid "
+    "orders, renewals, refunds, arrears, minimums, amortisation rows)",
+    "[reconcile][cli]") {
+  TempDir dir;
+  const std::string db = gpubill::testing::db_flag(dir);
+  REQUIRE(run_cli("catalog import" + db + " '" + kSource + "/tests/data/huawei-fake-prices.json'")
+              .status == 0);
+  const auto replayed =
+      run_cli("replay" + db + " '" + kSource + "/fixtures/logs/'*.jsonl '" + kSource +
+              "/fixtures/logs/'*.csv --until 2019-07-01T00:00:00+08:00 --quiet");
+  INFO(replayed.output);
+  REQUIRE(replayed.status == 0);
+  for (const std::string account :
+       {"acme", "corp", "demo", "lab", "shop", "studio", "tutorial", "uni", "研究组"}) {
+    INFO(account);
+    const auto focus = dir.file("focus.csv");
+    REQUIRE(
+        run_cli("charges" + db + " --account '" + account + "' --format focus > '" + focus + "'")
+            .status == 0);
+    const auto r = run_cli("reconcile" + db + " --account '" + account + "' --invoice '" + focus +
+                           "' --format json");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto doc = nlohmann::json::parse(r.output);
+    CHECK(doc["summary"]["result"] == "match");
+    CHECK(doc["summary"]["keys"].get<int>() > 0);
+  }
+}
