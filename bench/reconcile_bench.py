@@ -10,9 +10,17 @@ and the peak RSS. Target: 1,000,000 lines in under 10 s.
 
     bench/reconcile_bench.py --gpubill build/gpubill --gen-log build/bench/gpubill_gen_log \\
         --instances 1500 --days 30 --runs 3
+    bench/reconcile_bench.py ... --invoice-format aws-cur    # the same lines as a CUR CSV
+    bench/reconcile_bench.py ... --invoice-format google-bq  # ... as Google's JSON Lines
     bench/reconcile_bench.py ... --instances 20 --days 2 --runs 1     # the CI smoke (no timing)
+
+--invoice-format aws-cur or google-bq rewrites the FOCUS export in that format, row by row
+(one CUR line or JSON object per FOCUS row; a FOCUS rounding row becomes a line of its own for
+the same resource and hour, as the provider's own rounding would be).
 """
 import argparse
+import csv
+import json
 import re
 import atexit
 import os
@@ -24,6 +32,50 @@ import tempfile
 import time
 
 
+CUR_HEADER = ["identity/LineItemId", "lineItem/LineItemType", "lineItem/UsageStartDate",
+              "lineItem/UsageEndDate", "lineItem/UsageType", "lineItem/ResourceId",
+              "lineItem/UsageAmount", "lineItem/CurrencyCode", "lineItem/UnblendedRate",
+              "lineItem/UnblendedCost", "product/instanceType"]
+
+
+def convert(focus_path, out_path, fmt):
+    """The FOCUS export's billed rows as an AWS CUR CSV or Google JSON Lines file."""
+    lines = 0
+    with open(focus_path, newline="") as src, open(out_path, "w", newline="") as dst:
+        rows = csv.DictReader(src)
+        cur = csv.writer(dst, lineterminator="\n") if fmt == "aws-cur" else None
+        if cur:
+            cur.writerow(CUR_HEADER)
+        for r in rows:
+            if r["x_RowKind"] in ("amortisation", "forecast"):
+                continue
+            lines += 1
+            resource = r["ResourceId"].split("/")[0]
+            meter = "BoxUsage:" + r["x_InstanceType"] if r["x_Component"] == "compute" else \
+                "EBS:VolumeUsage"
+            hours = r["PricingQuantity"] if r["PricingUnit"] == "Hours" else ""
+            # A FOCUS Purchase, or the rounding row of one, is a CUR fee, a Google commitment.
+            purchase = r["ChargeCategory"] == "Purchase" or r["x_ChargeKind"] in (
+                "prepaid_order", "renewal", "auto_renewal", "upgrade", "refund")
+            if cur:
+                cur.writerow([str(lines), "Fee" if purchase else "Usage", r["ChargePeriodStart"], r["ChargePeriodEnd"],
+                              meter, resource, hours, r["BillingCurrency"],
+                              r["ListUnitPrice"] if hours else "", r["BilledCost"],
+                              r["x_InstanceType"] if r["x_Component"] == "compute" else ""])
+            else:
+                sku = "Commitment v1: Instance Core" if purchase else \
+                    "Instance Core running" if r["x_Component"] == "compute" else \
+                    "Storage PD Capacity"
+                dst.write(json.dumps({
+                    "sku": {"description": sku},
+                    "usage_start_time": r["ChargePeriodStart"],
+                    "usage_end_time": r["ChargePeriodEnd"],
+                    "resource": {"name": resource},
+                    "cost": r["BilledCost"], "currency": r["BillingCurrency"],
+                    "cost_type": "regular", "credits": []}, separators=(",", ":")) + "\n")
+    return lines
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--gpubill", required=True)
@@ -32,6 +84,7 @@ def main():
     p.add_argument("--days", type=int, default=30)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--keep", help="directory for the log, database and export (kept)")
+    p.add_argument("--invoice-format", default="focus", choices=["focus", "aws-cur", "google-bq"])
     a = p.parse_args()
 
     work = a.keep or tempfile.mkdtemp(prefix="gpubill-reconcile-bench-")
@@ -58,10 +111,16 @@ def main():
     with open(export, "w") as f:
         subprocess.run([a.gpubill, "charges", "--account", account, "--format", "focus"],
                        check=True, env=env, stdout=f)
-    with open(export) as f:
-        lines = sum(1 for _ in f) - 1
-    print("log: %d instances x %d days; account %s; export lines %d" %
-          (a.instances, a.days, account, lines))
+    if a.invoice_format == "focus":
+        with open(export) as f:
+            lines = sum(1 for _ in f) - 1
+    else:
+        converted = export + (".cur.csv" if a.invoice_format == "aws-cur" else ".bq.jsonl")
+        lines = convert(export, converted, a.invoice_format)
+        export = converted
+    print("log: %d instances x %d days; account %s; %s export lines %d (%d MB)" %
+          (a.instances, a.days, account, a.invoice_format, lines,
+           os.path.getsize(export) // (1 << 20)))
     cmd = [a.gpubill, "reconcile", "--account", account, "--invoice", export, "--format", "json"]
     walls, cpus = [], []
     for _ in range(a.runs):

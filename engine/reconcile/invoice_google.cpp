@@ -172,8 +172,11 @@ void emit(const GoogleLine& g, const GoogleRow& row, std::size_t line_no, const 
   if (line.end < line.start) g.fail("usage_end_time", "the usage ends before it starts");
   line.amount = *row.cost;
   line.currency = row.currency;
+  // A committed use discount's fee is billed under a "Commitment v1: …" SKU.
+  const bool commitment = row.sku.rfind("Commitment", 0) == 0;
   line.category = row.cost_type == "rounding error" ? Category::rounding
                   : row.cost_type == "adjustment"   ? Category::credit
+                  : commitment                      ? Category::purchase
                                                     : Category::usage;
   line.ignored = row.cost_type == "tax";
   line.rate = row.effective_price;

@@ -77,10 +77,13 @@ Category gpubill_category(const std::string& kind) {
 }
 
 struct State {
+  State(Database& d, const ReconcileOptions& o, Calendar c) : db(d), options(o), calendar(c) {}
   Database& db;
   const ReconcileOptions& options;
   Calendar calendar;
   KeyMap keys;
+  std::vector<GpubillSide> gpubill_sides;
+  std::vector<InvoiceSide> invoice_sides;
   Names names;
   std::optional<Instant> month_from, month_to;  // --month
   std::int64_t invoice_span = 0, gpubill_span = 0;
@@ -103,23 +106,28 @@ void add_invoice_line(State& st, const InvoiceLine& line) {
   const Key key{st.names.id(line.resource), line.meter, line.category,
                 secs(bucket_start(key_granularity(line.category, Granularity::hour), line.start,
                                   st.calendar))};
-  auto& side = st.keys[key].invoice;
-  if (!side) {
-    side.emplace();
-    side->first_line = line.line;
-    side->currency = line.currency;
+  auto& index = st.keys[key].invoice;
+  const bool fresh = index < 0;
+  if (fresh) {
+    index = static_cast<std::int32_t>(st.invoice_sides.size());
+    st.invoice_sides.emplace_back();
   }
-  ++side->lines;
-  side->amount += line.amount;
+  auto& side = st.invoice_sides[static_cast<std::size_t>(index)];
+  if (fresh) {
+    side.first_line = line.line;
+    side.currency = line.currency;
+  }
+  ++side.lines;
+  side.amount += line.amount;
   if (line.list_amount)
-    side->list += *line.list_amount;
+    side.list += *line.list_amount;
   else
-    side->has_list = false;
+    side.has_list = false;
   if (line.hours)
-    side->hours += *line.hours;
+    side.hours += *line.hours;
   else
-    side->has_hours = false;
-  if (line.rate && !side->rate) side->rate = line.rate;
+    side.has_hours = false;
+  if (line.rate && !side.rate) side.rate = line.rate;
 }
 
 void add_charge(State& st, const ChargeLine& c) {
@@ -132,79 +140,80 @@ void add_charge(State& st, const ChargeLine& c) {
   const Key key{st.names.id(c.instance), meter, category,
                 secs(bucket_start(key_granularity(category, Granularity::hour), c.period_start,
                                   st.calendar))};
-  auto& side = st.keys[key].gpubill;
-  if (!side) {
-    side.emplace();
-    side->currency = c.currency.to_string();
-    side->price_id = c.price_id;
-    side->unit_price = c.unit_price;
-    side->price_unit = c.price_unit;
-    side->policy_id = c.policy_id;
+  auto& index = st.keys[key].gpubill;
+  const bool fresh = index < 0;
+  if (fresh) {
+    index = static_cast<std::int32_t>(st.gpubill_sides.size());
+    st.gpubill_sides.emplace_back();
   }
-  ++side->lines;
-  side->billed += c.total_billed;
-  side->exact += c.total_exact;
+  auto& side = st.gpubill_sides[static_cast<std::size_t>(index)];
+  if (fresh) {
+    side.currency = c.currency.to_string();
+    side.price_id = c.price_id;
+    side.unit_price = c.unit_price;
+    side.price_unit = c.price_unit;
+    side.policy_id = c.policy_id;
+  }
+  ++side.lines;
+  side.billed += c.total_billed;
+  side.exact += c.total_exact;
   for (std::size_t m = 0; m < kLineModes.size(); ++m) {
-    side->per_line[m] += c.exact_amount.round(2, kLineModes[m]) * c.repeat;
+    side.per_line[m] += c.exact_amount.round(2, kLineModes[m]) * c.repeat;
   }
   if (c.unit == "second" || c.unit == "gpu_second") {
-    side->seconds += c.quantity * c.repeat;
-    side->has_seconds = true;
+    side.seconds += c.quantity * c.repeat;
+    side.has_seconds = true;
   }
-  if (c.kind == "cycle_rounding") side->cycle_rounding = true;
-  side->add_charge_id(c.id);
+  if (c.kind == "cycle_rounding") side.cycle_rounding = true;
+  side.add_charge_id(c.id);
 }
 
+void merge_side(InvoiceSide& into, const InvoiceSide& from) {
+  into.lines += from.lines;
+  into.amount += from.amount;
+  into.list += from.list;
+  into.hours += from.hours;
+  into.has_list = into.has_list && from.has_list;
+  into.has_hours = into.has_hours && from.has_hours;
+  into.first_line = std::min(into.first_line, from.first_line);
+  if (!into.rate) into.rate = from.rate;
+}
+
+void merge_side(GpubillSide& into, const GpubillSide& from) {
+  into.lines += from.lines;
+  into.billed += from.billed;
+  into.exact += from.exact;
+  for (std::size_t m = 0; m < into.per_line.size(); ++m) into.per_line[m] += from.per_line[m];
+  into.seconds += from.seconds;
+  into.has_seconds = into.has_seconds && from.has_seconds;
+  into.cycle_rounding = into.cycle_rounding || from.cycle_rounding;
+  for (std::size_t i = 0; i < from.charge_count; ++i) into.add_charge_id(from.charge_ids[i]);
+}
+
+// Side `from` joins the key whose side index is `into` (taken over when it has none).
 template <class Side>
-void merge_side(std::optional<Side>& into, const std::optional<Side>& from);
-
-template <>
-void merge_side(std::optional<InvoiceSide>& into, const std::optional<InvoiceSide>& from) {
-  if (!from) return;
-  if (!into) {
+void merge_into(std::int32_t& into, std::int32_t from, std::vector<Side>& sides) {
+  if (from < 0) return;
+  if (into < 0) {
     into = from;
-    return;
+  } else {
+    merge_side(sides[static_cast<std::size_t>(into)], sides[static_cast<std::size_t>(from)]);
   }
-  into->lines += from->lines;
-  into->amount += from->amount;
-  into->list += from->list;
-  into->hours += from->hours;
-  into->has_list = into->has_list && from->has_list;
-  into->has_hours = into->has_hours && from->has_hours;
-  into->first_line = std::min(into->first_line, from->first_line);
-  if (!into->rate) into->rate = from->rate;
-}
-
-template <>
-void merge_side(std::optional<GpubillSide>& into, const std::optional<GpubillSide>& from) {
-  if (!from) return;
-  if (!into) {
-    into = from;
-    return;
-  }
-  into->lines += from->lines;
-  into->billed += from->billed;
-  into->exact += from->exact;
-  for (std::size_t m = 0; m < into->per_line.size(); ++m) into->per_line[m] += from->per_line[m];
-  into->seconds += from->seconds;
-  into->has_seconds = into->has_seconds && from->has_seconds;
-  into->cycle_rounding = into->cycle_rounding || from->cycle_rounding;
-  for (std::size_t i = 0; i < from->charge_count; ++i) into->add_charge_id(from->charge_ids[i]);
 }
 
 // The keys re-summed per period of `g` (they were summed per hour).
-KeyMap coarsen(KeyMap&& keys, Granularity g, const Calendar& cal) {
-  if (g == Granularity::hour) return std::move(keys);
+void coarsen(State& st, Granularity g) {
+  if (g == Granularity::hour) return;
   KeyMap out;
-  out.reserve(keys.size() / 4 + 1);
-  for (auto& [key, entry] : keys) {
+  out.reserve(st.keys.size() / 4 + 1);
+  for (const auto& [key, entry] : st.keys) {
     Key k = key;
-    k.bucket = secs(bucket_start(key_granularity(k.category, g), instant(k.bucket), cal));
+    k.bucket = secs(bucket_start(key_granularity(k.category, g), instant(k.bucket), st.calendar));
     auto& e = out[k];
-    merge_side(e.gpubill, entry.gpubill);
-    merge_side(e.invoice, entry.invoice);
+    merge_into(e.gpubill, entry.gpubill, st.gpubill_sides);
+    merge_into(e.invoice, entry.invoice, st.invoice_sides);
   }
-  return out;
+  st.keys = std::move(out);
 }
 
 void add_total(std::map<std::string, Decimal>& totals, const std::string& currency, Decimal d) {
@@ -227,11 +236,16 @@ bool within(const Decimal& d, const Decimal& tolerance) {
 void compare(State& st, Granularity g) {
   std::set<std::uint32_t> gpubill_resources;
   for (const auto& [key, entry] : st.keys) {
-    if (entry.gpubill) gpubill_resources.insert(key.resource);
+    if (entry.gpubill >= 0) gpubill_resources.insert(key.resource);
   }
   std::map<std::string, Decimal> gp_totals, inv_totals;
   auto& r = st.report;
-  for (const auto& [key, entry] : st.keys) {
+  for (const auto& [key, indexes] : st.keys) {
+    const SideView entry{
+        indexes.gpubill < 0 ? nullptr
+                            : &st.gpubill_sides[static_cast<std::size_t>(indexes.gpubill)],
+        indexes.invoice < 0 ? nullptr
+                            : &st.invoice_sides[static_cast<std::size_t>(indexes.invoice)]};
     ++r.keys;
     if (entry.gpubill) add_total(gp_totals, entry.gpubill->currency, entry.gpubill->billed);
     if (entry.invoice) add_total(inv_totals, entry.invoice->currency, entry.invoice->amount);
@@ -276,7 +290,7 @@ ReconcileReport reconcile(Database& db, const ReconcileOptions& options) {
   using namespace reconcile_detail;
   const InvoiceFormat format =
       options.format ? *options.format : detect_invoice_format(options.invoice_path);
-  State st{db, options, account_calendar(db, options.account), {}, {}, {}, {}, 0, 0, {}, {}, {}};
+  State st(db, options, account_calendar(db, options.account));
   auto& r = st.report;
   r.account = options.account;
   r.invoice_file = options.invoice_path;
@@ -308,11 +322,13 @@ ReconcileReport reconcile(Database& db, const ReconcileOptions& options) {
     filter.account = options.account;
     filter.from = r.from;
     filter.to = r.to;
+    st.keys.reserve(st.keys.size() * 2);
+    st.gpubill_sides.reserve(st.invoice_sides.size());
     for_each_charge(db, filter, ChargeDetail::hourly,
                     [&](const ChargeLine& c) { add_charge(st, c); });
   }
   r.granularity = std::max(granularity_of(st.invoice_span), granularity_of(st.gpubill_span));
-  st.keys = coarsen(std::move(st.keys), r.granularity, st.calendar);
+  coarsen(st, r.granularity);
   compare(st, r.granularity);
   pair_period_boundaries(r.differences, options.tolerance);
   sort_differences(r.differences);

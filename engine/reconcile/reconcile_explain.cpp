@@ -179,7 +179,7 @@ void explain_extra(const Key& key, const InvoiceSide& inv, bool resource_known,
 
 }  // namespace
 
-Difference explain(Database& db, const Key& key, const Entry& entry, const std::string& resource,
+Difference explain(Database& db, const Key& key, const SideView& entry, const std::string& resource,
                    Instant start, Instant end, bool resource_known) {
   Difference d;
   d.resource = resource;

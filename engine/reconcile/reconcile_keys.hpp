@@ -72,9 +72,16 @@ struct InvoiceSide {
   std::size_t first_line = 0;
 };
 
+// A key's sides, as indexes into the sides' vectors (−1: none), so that a node of the key map
+// is small and no side is allocated on its own.
 struct Entry {
-  std::optional<GpubillSide> gpubill;
-  std::optional<InvoiceSide> invoice;
+  std::int32_t gpubill = -1, invoice = -1;
+};
+
+// The sides of one key, for explaining it.
+struct SideView {
+  const GpubillSide* gpubill = nullptr;
+  const InvoiceSide* invoice = nullptr;
 };
 
 using KeyMap = std::unordered_map<Key, Entry, KeyHash>;
@@ -97,7 +104,7 @@ inline constexpr std::array<RoundingMode, 4> kLineModes = {
     RoundingMode::half_up, RoundingMode::half_even, RoundingMode::down, RoundingMode::up};
 
 // A key found different, with its rule and explanation (reconcile_explain.cpp).
-Difference explain(Database& db, const Key& key, const Entry& entry, const std::string& resource,
+Difference explain(Database& db, const Key& key, const SideView& entry, const std::string& resource,
                    Instant start, Instant end, bool resource_known);
 // Pairs a missing key with an extra one of the same resource, meter and category in the next or
 // previous period with the same amount (within `tolerance`): both become period_boundary.
