@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 #include "gpubill/base/errors.hpp"
 #include "gpubill/ledger/ledger.hpp"
@@ -84,6 +85,7 @@ struct State {
   KeyMap keys;
   std::vector<GpubillSide> gpubill_sides;
   std::vector<InvoiceSide> invoice_sides;
+  std::unordered_set<std::string> units;  // price units, each stored once
   Names names;
   std::optional<Instant> month_from, month_to;  // --month
   std::int64_t invoice_span = 0, gpubill_span = 0;
@@ -148,11 +150,10 @@ void add_charge(State& st, const ChargeLine& c) {
   }
   auto& side = st.gpubill_sides[static_cast<std::size_t>(index)];
   if (fresh) {
-    side.currency = c.currency.to_string();
+    side.code = c.currency;
     side.price_id = c.price_id;
     side.unit_price = c.unit_price;
-    side.price_unit = c.price_unit;
-    side.policy_id = c.policy_id;
+    side.unit = &*st.units.insert(c.price_unit).first;
   }
   ++side.lines;
   side.billed += c.total_billed;
@@ -247,13 +248,13 @@ void compare(State& st, Granularity g) {
         indexes.invoice < 0 ? nullptr
                             : &st.invoice_sides[static_cast<std::size_t>(indexes.invoice)]};
     ++r.keys;
-    if (entry.gpubill) add_total(gp_totals, entry.gpubill->currency, entry.gpubill->billed);
+    if (entry.gpubill) add_total(gp_totals, entry.gpubill->currency(), entry.gpubill->billed);
     if (entry.invoice) add_total(inv_totals, entry.invoice->currency, entry.invoice->amount);
     const Decimal gp = entry.gpubill ? entry.gpubill->billed : Decimal{};
     const Decimal inv = entry.invoice ? entry.invoice->amount : Decimal{};
     const bool same_currency = !entry.gpubill || !entry.invoice ||
                                entry.invoice->currency.empty() ||
-                               entry.invoice->currency == entry.gpubill->currency;
+                               entry.invoice->currency == entry.gpubill->currency();
     if (same_currency && within(inv - gp, st.options.tolerance)) {
       ++r.matched;
       continue;

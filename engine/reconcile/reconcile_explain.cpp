@@ -63,7 +63,7 @@ bool explain_rounding(Database& db, const GpubillSide& gp, const InvoiceSide& in
   if (how.empty()) return false;
   d.rule = Rule::rounding;
   d.explanation = "rounding: the invoice's " + money(inv.amount, inv.currency) + " " + how +
-                  " — gpubill billed " + money(gp.billed, gp.currency) + " (rounding " +
+                  " — gpubill billed " + money(gp.billed, gp.currency()) + " (rounding " +
                   signed_text(gp.billed - gp.exact) + ", " + policy_phrase(db, gp) + ", " +
                   charges_text(gp) + ")";
   return true;
@@ -73,14 +73,14 @@ bool explain_price(const GpubillSide& gp, const InvoiceSide& inv, Difference& d)
   if (!inv.rate || !gp.price_id || *inv.rate == gp.unit_price) return false;
   d.rule = Rule::price_row;
   d.explanation = "price: gpubill priced it with price row " + std::to_string(*gp.price_id) +
-                  " at " + gp.unit_price.to_string() + " " + gp.currency + "/" + gp.price_unit +
+                  " at " + gp.unit_price.to_string() + " " + gp.currency() + "/" + gp.price_unit() +
                   " — the invoice's rate is " + inv.rate->to_string() + " (" + charges_text(gp) +
                   ")";
   return true;
 }
 
 bool explain_quantity(Database& db, const GpubillSide& gp, const InvoiceSide& inv, Difference& d) {
-  if (!gp.has_seconds || gp.price_unit != "hour") return false;
+  if (!gp.has_seconds || gp.price_unit() != "hour") return false;
   std::optional<Decimal> hours;
   if (inv.has_hours && inv.lines > 0) hours = inv.hours;
   if (!hours && !gp.unit_price.is_zero()) {
@@ -93,7 +93,7 @@ bool explain_quantity(Database& db, const GpubillSide& gp, const InvoiceSide& in
   d.rule = Rule::settlement_cycle;
   d.explanation = "settlement cycle: the invoice bills " + hours->to_string() +
                   " h, gpubill metered " + gp.seconds.to_string() + " s (" + gp_hours.to_string() +
-                  " h) at the same " + gp.unit_price.to_string() + " " + gp.currency +
+                  " h) at the same " + gp.unit_price.to_string() + " " + gp.currency() +
                   "/hour, settled " + policy_phrase(db, gp) + " (" + charges_text(gp) + ")";
   return true;
 }
@@ -110,17 +110,17 @@ bool explain_discount(const GpubillSide& gp, const InvoiceSide& inv, Difference&
 
 void explain_amount(Database& db, const Key& key, const GpubillSide& gp, const InvoiceSide& inv,
                     Difference& d) {
-  if (!inv.currency.empty() && inv.currency != gp.currency) {
+  if (!inv.currency.empty() && inv.currency != gp.currency()) {
     d.rule = Rule::currency;
     d.explanation = "currency: the invoice bills in " + inv.currency + ", gpubill in " +
-                    gp.currency + " (amounts not converted)";
+                    gp.currency() + " (amounts not converted)";
     return;
   }
   if (key.category == Category::credit) {
     d.rule = Rule::credit;
     d.explanation = "credit: the invoice's credits of the month are " +
                     money(inv.amount, inv.currency) + ", gpubill's " +
-                    money(gp.billed, gp.currency) + " (" + charges_text(gp) + ")";
+                    money(gp.billed, gp.currency()) + " (" + charges_text(gp) + ")";
     return;
   }
   if (key.category == Category::rounding) {
@@ -143,16 +143,16 @@ void explain_missing(Database& db, const Key& key, const GpubillSide& gp, Differ
   if (key.category == Category::rounding) {
     d.rule = Rule::rounding;
     d.explanation = "rounding at settlement: gpubill rounds the cycle's usage once, " +
-                    signed_text(gp.billed) + " " + gp.currency + " (" + policy_phrase(db, gp) +
+                    signed_text(gp.billed) + " " + gp.currency() + " (" + policy_phrase(db, gp) +
                     ", " + charges_text(gp) + ") — the invoice has no rounding line (it rounds " +
                     "per line or not at all)";
   } else if (key.category == Category::credit) {
     d.rule = Rule::credit;
-    d.explanation = "credit: gpubill's credit of " + money(gp.billed, gp.currency) + " (" +
+    d.explanation = "credit: gpubill's credit of " + money(gp.billed, gp.currency()) + " (" +
                     charges_text(gp) + ") is not in the invoice";
   } else {
     d.rule = Rule::unexplained;
-    d.explanation = "not in the invoice: gpubill billed " + money(gp.billed, gp.currency) +
+    d.explanation = "not in the invoice: gpubill billed " + money(gp.billed, gp.currency()) +
                     " for this period (" + charges_text(gp) + ")";
   }
 }
@@ -193,12 +193,12 @@ Difference explain(Database& db, const Key& key, const SideView& entry, const st
   if (entry.gpubill) {
     const auto& g = *entry.gpubill;
     d.gpubill_amount = g.billed;
-    d.currency = g.currency;
+    d.currency = g.currency();
     d.charge_ids = g.ids();
     d.price_id = g.price_id;
     if (g.price_id) {
       d.unit_price = g.unit_price;
-      d.price_unit = g.price_unit;
+      d.price_unit = g.price_unit();
     }
   }
   if (entry.invoice) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpubill/base/decimal.hpp"
+#include "gpubill/base/money.hpp"
 #include "gpubill/reconcile/reconcile.hpp"
 #include "reconcile/invoice.hpp"
 
@@ -35,7 +36,8 @@ struct KeyHash {
 // gpubill's charges in a key.
 struct GpubillSide {
   std::int64_t lines = 0;
-  std::string currency;
+  Currency code;
+  std::string currency() const { return code.to_string(); }
   Decimal billed, exact;
   // Σ exact amount of each line rounded to 2 decimals: half_up, half_even, down, up.
   std::array<Decimal, 4> per_line{};
@@ -43,11 +45,14 @@ struct GpubillSide {
   bool has_seconds = false;
   std::optional<std::int64_t> price_id;
   Decimal unit_price;
-  std::string price_unit;
-  std::optional<std::int64_t> policy_id;
+  const std::string* unit = nullptr;  // interned by the caller
+  const std::string& price_unit() const {
+    static const std::string none;
+    return unit ? *unit : none;
+  }
   // The first kMaxChargeIds distinct charge lines of the key (held inline: a key per hour of a
   // million-line export must not allocate).
-  static constexpr std::size_t kMaxChargeIds = 8;
+  static constexpr std::size_t kMaxChargeIds = 4;
   std::array<std::int64_t, kMaxChargeIds> charge_ids{};
   std::uint8_t charge_count = 0;
   bool cycle_rounding = false;

@@ -91,7 +91,7 @@ struct Difference {
   std::string currency;
   Rule rule = Rule::unexplained;
   std::string explanation;
-  std::vector<std::int64_t> charge_ids;  // gpubill's charge lines in the key (the first 8)
+  std::vector<std::int64_t> charge_ids;  // gpubill's charge lines in the key (the first 4)
   std::size_t invoice_line = 0;          // the export's first line in the key (0: none)
   std::optional<std::int64_t> price_id;  // gpubill's price row, when the key has one
   std::optional<Decimal> unit_price;     // its unit price …
