@@ -118,7 +118,8 @@ struct ReconcileReport {
 
 // Reads the export and the account's charges and compares them. Throws InputError naming the
 // file, line and column of a malformed export line (a missing column, a bad amount or
-// timestamp), NotFound for an unknown account is the caller's check, StoreError on the database.
+// timestamp), StoreError on the database. An account with no charges compares as having none
+// (checking that the account exists is the caller's: the CLI names the closest accounts).
 ReconcileReport reconcile(Database& db, const ReconcileOptions& options);
 
 }  // namespace gpubill
