@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "base/csv_reader.hpp"
+#include "base/text_check.hpp"
 #include "gpubill/base/errors.hpp"
 #include "gpubill/base/input_file.hpp"
 #include "reconcile/invoice.hpp"
@@ -341,6 +342,19 @@ void tencent_line(const Row& row, const TencentCols& c, const Calendar& cal, Inv
   out.currency.assign(row.cell(c.currency));
 }
 
+std::string resource_column(InvoiceFormat f) {
+  switch (f) {
+    case InvoiceFormat::aws_cur:
+      return "lineItem/ResourceId";
+    case InvoiceFormat::alibaba:
+      return "InstanceID";
+    case InvoiceFormat::tencent:
+      return "Instance ID";
+    default:
+      return "ResourceId";
+  }
+}
+
 Columns header_columns(const CsvRecord& header) {
   Columns cols;
   for (std::size_t i = 0; i < header.fields.size(); ++i) cols.index.emplace(header.fields[i], i);
@@ -394,6 +408,10 @@ void read_invoice_csv(const std::string& path, InvoiceFormat format, const Calen
     if (alibaba) alibaba_line(row, *alibaba, calendar, line);
     if (tencent) tencent_line(row, *tencent, calendar, line);
     if (line.end < line.start) row.fail("", "the usage ends before it starts");
+    // A resource name goes into tables, CSV and JSON: valid UTF-8, no control character.
+    if (auto problem = text_check::problem(line.resource, text_check::kMaxNameBytes)) {
+      row.fail(resource_column(format), *problem);
+    }
     sink(line);
   });
   if (!cols) throw InputError(path, "", "", "empty: no header");

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "base/text_check.hpp"
 #include "gpubill/base/errors.hpp"
 #include "gpubill/base/input_file.hpp"
 #include "reconcile/invoice.hpp"
@@ -166,6 +167,9 @@ void emit(const GoogleLine& g, const GoogleRow& row, std::size_t line_no, const 
   InvoiceLine line;
   line.line = line_no;
   line.resource = row.resource.empty() ? row.label_name : row.resource;
+  if (auto problem = text_check::problem(line.resource, text_check::kMaxNameBytes)) {
+    g.fail("resource.name", *problem);
+  }
   line.meter = meter_from_text(row.sku.empty() ? row.service : row.sku);
   line.start = g.instant(row.start, "usage_start_time");
   line.end = g.instant(row.end, "usage_end_time");
@@ -203,6 +207,7 @@ void read_invoice_google(const std::string& path, const LineSink& sink) {
   while (std::getline(in, text)) {
     ++line_no;
     if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (line_no == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 BOM
     if (text.find_first_not_of(" \t") == std::string::npos) continue;
     const GoogleLine g(path, line_no);
     buffer.assign(text);

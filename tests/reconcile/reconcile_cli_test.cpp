@@ -198,7 +198,7 @@ TEST_CASE("reconcile: a malformed export names its file, line and column", "[rec
   struct Case {
     std::string name, text, message;
   };
-  const std::vector<Case> cases = {
+  std::vector<Case> cases = {
       {"missing-column.csv",
        "BilledCost,BillingCurrency,ChargeCategory,ChargePeriodStart,ResourceId\n1,CNY,Usage,"
        "2019-03-01T03:00:00Z,gn8-a\n",
@@ -216,6 +216,10 @@ TEST_CASE("reconcile: a malformed export names its file, line and column", "[rec
        "\n",
        ":line 1: field 'cost': 'x' is not an amount (a decimal number)\n"},
   };
+  cases.push_back(
+      {"control.csv",
+       focus_header + "15.09,CNY,Usage,2019-03-01T03:00:00Z,2019-03-01T04:00:00Z,gn8-\x1b[31ma\n",
+       ":line 2: field 'ResourceId': contains the control character U+001B (byte 5)\n"});
   for (const auto& c : cases) {
     INFO(c.name);
     const auto path = db.dir.write(c.name, c.text);
