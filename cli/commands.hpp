@@ -67,6 +67,8 @@ void add_report_commands(CLI::App& app, Globals& globals, Action& action);
 
 // replay, instances (cmd_replay.cpp).
 void add_replay_commands(CLI::App& app, Globals& globals, Action& action);
+// reconcile (cmd_reconcile.cpp).
+void add_reconcile_command(CLI::App& app, Globals& globals, Action& action);
 
 // A CLI11 check for a count flag (--top, --bars-per-mode, --cache-mib, …): a whole number from
 // `min` to `max`. Anything else is a usage error (exit 2) naming the flag: "--top: must be ≥ 0

@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   cli::add_bill_commands(app, globals, action);
   cli::add_replay_commands(app, globals, action);
   cli::add_report_commands(app, globals, action);
+  cli::add_reconcile_command(app, globals, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -23,6 +23,7 @@ MAY_USE = {
     'quote': ['base', 'store', 'catalog', 'rules'],
     'tco': ['base', 'store', 'catalog', 'rules', 'quote'],
     'report': ['base', 'store', 'catalog', 'rules', 'replay', 'ledger', 'quote', 'tco'],
+    'reconcile': ['base', 'store', 'catalog', 'rules', 'ledger'],
 }
 MAX_FUNCTION_LINES = 120
 CODE_DIRS = ['engine', 'cli', 'tests', 'bench', 'fuzz']

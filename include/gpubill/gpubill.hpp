@@ -55,3 +55,6 @@
 
 // report: HTML reports
 #include "gpubill/report/report.hpp"
+
+// reconcile: a provider's billing export held against the ledger's charges
+#include "gpubill/reconcile/reconcile.hpp"
