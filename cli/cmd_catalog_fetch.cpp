@@ -17,7 +17,30 @@ namespace {
 struct FetchArgs {
   std::string provider, region, endpoint, recorded;
   bool gpu_only = false, verbose = false, quiet = false, force = false;
+  Format format = Format::table;
 };
+
+// --format csv|json: what was fetched and imported, one record (docs/schemas/
+// catalog-fetch.schema.json); unknown types or GPUs as "name (rows)" joined by "; ".
+Table fetch_record(const FetchReport& r) {
+  const ImportReport& i = r.import;
+  std::size_t unknown_rows = 0;
+  std::vector<std::string> unknown, urls(r.urls.begin(), r.urls.end());
+  for (const auto& [name, rows] : r.unknown) {
+    unknown_rows += rows;
+    unknown.push_back(name + " (" + std::to_string(rows) + ")");
+  }
+  return record_table({{"source", i.file},
+                       {"fetched_at", format_instant(r.fetched_at)},
+                       {"pages", std::to_string(r.urls.size()), Kind::integer},
+                       {"urls", join(urls, " ")},
+                       {"rows_read", std::to_string(r.read), Kind::integer},
+                       {"prices_imported", std::to_string(i.prices), Kind::integer},
+                       {"regions", std::to_string(i.regions), Kind::integer},
+                       {"unknown_rows", std::to_string(unknown_rows), Kind::integer},
+                       {"unknown", join(unknown, "; ")},
+                       {"notes", join(i.notes, "; ")}});
+}
 
 void print_fetch(const FetchReport& r, bool verbose) {
   const ImportReport& i = r.import;
@@ -56,7 +79,11 @@ int run_fetch(const Globals& globals, const FetchArgs& args) {
   const FetchReport report = fetch_price_list(db, *transport, request);
   bar.finish();
   globals.keep_offer_summary_current(db);
-  print_fetch(report, args.verbose);
+  if (args.format == Format::table) {
+    print_fetch(report, args.verbose);
+  } else {
+    write_table(std::cout, fetch_record(report), args.format);
+  }
   return 0;
 }
 
@@ -87,6 +114,7 @@ void add_catalog_fetch_command(CLI::App& catalog, Globals& globals, Action& acti
   sub->add_flag("--force", args->force,
                 "Import even when `catalog check` then fails; each violation is listed");
   add_quiet_option(*sub, args->quiet);
+  add_format_option(*sub, args->format);
   add_db_option(*sub, globals);
   sub->footer(
       "Google needs GOOGLE_API_KEY in the environment (not for --recorded). AWS's bulk file "

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "gpubill/base/errors.hpp"
 #include "gpubill/fetch/fetch.hpp"
 #include "gpubill/store/db.hpp"
+#include "json_schema.hpp"
 
 using namespace gpubill;
 using gpubill::testing::run_cli;
@@ -88,6 +90,28 @@ TEST_CASE("catalog fetch: a recorded AWS offer file, then the quote uses its pri
     CHECK(again.status == 0);
     CHECK(price_table(dir.file("q.db")) == before);
   }
+}
+
+TEST_CASE("catalog fetch --format json and csv: one record, valid against its schema",
+          "[fetch][cli][schema]") {
+  const testing::TempDir dir;
+  const std::string db = testing::db_flag(dir);
+  const auto r = run_cli("catalog fetch --provider aws --gpu-only --recorded '" + kRecordings +
+                         "aws/us-east-1' --format json" + db);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.output);
+  testing::check_schema("catalog-fetch.schema.json", j);
+  CHECK(j["fetched_at"] == "2026-07-21T04:17:51Z");
+  CHECK(j["pages"] == 1);
+  CHECK(j["rows_read"] == 12);
+  CHECK(j["prices_imported"] == 5);
+  CHECK(j["unknown_rows"] == 1);
+  CHECK(j["unknown"] == "dl1.24xlarge (1)");
+  const auto csv = run_cli("catalog fetch --provider aws --gpu-only --recorded '" + kRecordings +
+                           "aws/us-east-1' --format csv" + db);
+  REQUIRE(csv.status == 0);
+  CHECK(csv.output.rfind("field,value\n", 0) == 0);
+  CHECK(csv.output.find("\nprices_imported,5\n") != std::string::npos);  // rewritten, unchanged
 }
 
 TEST_CASE("catalog fetch: Azure's and Google's recordings, all pages", "[fetch][cli]") {
