@@ -10,6 +10,7 @@
 // (https://docs.aws.amazon.com/awsaccountbilling/latest/aboutv2/reading-an-offer.html).
 #include <unordered_map>
 
+#include "base/json_fields.hpp"
 #include "fetch/json_reader.hpp"
 #include "fetch/price_rows.hpp"
 #include "gpubill/base/errors.hpp"
@@ -20,6 +21,7 @@ namespace gpubill {
 namespace {
 
 using namespace fetch_json;
+using json_input::child_pointer;
 
 // A product that prices an instance type the catalog knows, waiting for its on-demand term.
 struct AwsCandidate {
@@ -69,7 +71,7 @@ bool plain_linux(const AwsAttributes& a, const std::string& file, const std::str
 void read_product(std::string_view sku, od::object product, const std::string& file,
                   const PriceListContext& context, PriceListRows& out,
                   std::unordered_map<std::string, AwsCandidate>& candidates) {
-  const std::string at = "/products/" + pointer_token(sku);
+  const std::string at = child_pointer("/products", sku);
   std::string_view family;
   bool has_attributes = false;
   AwsAttributes a;
@@ -107,7 +109,7 @@ void read_term(const std::string& at, od::object term, const std::string& file,
     has_dimensions = true;
     std::size_t dimensions = 0;
     for (auto dim : as_object(field.value(), file, at, "priceDimensions")) {
-      const std::string dim_at = at + "/priceDimensions/" + pointer_token(key_of(dim));
+      const std::string dim_at = child_pointer(at + "/priceDimensions", key_of(dim));
       if (++dimensions > 1) {
         shape_error(file, dim_at, "", "more than one price dimension in an on-demand term");
       }
@@ -150,10 +152,10 @@ void read_on_demand(od::object skus, const std::string& file, const std::string&
     const std::string_view sku = key_of(entry);
     const auto it = candidates.find(std::string(sku));
     if (it == candidates.end()) continue;  // skipped unread by the parser
-    const std::string at = "/terms/OnDemand/" + pointer_token(sku);
+    const std::string at = child_pointer("/terms/OnDemand", sku);
     std::size_t terms = 0;
     for (auto term : as_object(entry.value(), file, at, "")) {
-      const std::string term_at = at + "/" + pointer_token(key_of(term));
+      const std::string term_at = child_pointer(at, key_of(term));
       if (++terms > 1) shape_error(file, term_at, "", "more than one on-demand term for a SKU");
       read_term(term_at, as_object(term.value(), file, term_at, ""), file, name, it->second,
                 context, out);
@@ -179,7 +181,7 @@ std::string convert_aws_offer_file(const std::string& path, const std::string& n
         for (auto p : as_object(field.value(), file, "", key)) {
           ++out.read;
           const std::string_view sku = key_of(p);
-          read_product(sku, as_object(p.value(), file, "/products/" + pointer_token(sku), ""), file,
+          read_product(sku, as_object(p.value(), file, child_pointer("/products", sku), ""), file,
                        context, out, candidates);
         }
       }

@@ -1,6 +1,7 @@
 // Reading price list responses with simdjson's On-Demand parser (json_reader.hpp).
 #include "fetch/json_reader.hpp"
 
+#include "base/simdjson_types.hpp"
 #include "gpubill/base/errors.hpp"
 
 namespace gpubill::fetch_json {
@@ -10,21 +11,7 @@ namespace {
 std::string type_name(od::value& value) {
   od::json_type type;
   if (value.type().get(type)) return "not valid JSON";
-  switch (type) {
-    case od::json_type::array:
-      return "an array";
-    case od::json_type::object:
-      return "an object";
-    case od::json_type::number:
-      return "a number";
-    case od::json_type::string:
-      return "a string";
-    case od::json_type::boolean:
-      return "a boolean";
-    case od::json_type::null:
-      return "null";
-  }
-  return "?";
+  return json_type_name(type);
 }
 
 [[noreturn]] void wrong_type(od::value& value, const std::string& file, const std::string& pointer,
@@ -55,20 +42,6 @@ std::string JsonFile::place() {
   // Where the parser stopped; at the start it knows no better place than the file.
   if (doc_.current_location().get(at) || at == nullptr || at == text_.data()) return "";
   return "byte " + std::to_string(at - text_.data());
-}
-
-std::string pointer_token(std::string_view key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 void shape_error(const std::string& file, const std::string& pointer, std::string_view field,

@@ -35,9 +35,6 @@ std::string_view key_of(Field& field) {
   return key;
 }
 
-// A JSON pointer's token for a key ("a/b" → "a~1b").
-std::string pointer_token(std::string_view key);
-
 // Throws InputError(file, pointer, field, reason).
 [[noreturn]] void shape_error(const std::string& file, const std::string& pointer,
                               std::string_view field, const std::string& reason);

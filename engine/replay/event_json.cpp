@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/simdjson_types.hpp"
 #include "base/text_check.hpp"
 #include "replay/event_fields.hpp"
 
@@ -16,21 +17,7 @@ namespace {
 namespace od = simdjson::ondemand;
 
 const char* type_name(od::json_type type) {
-  switch (type) {
-    case od::json_type::array:
-      return "an array";
-    case od::json_type::object:
-      return "an object";
-    case od::json_type::number:
-      return "a number";
-    case od::json_type::string:
-      return "a string";
-    case od::json_type::boolean:
-      return "a boolean";
-    case od::json_type::null:
-      return "null";
-  }
-  return "?";
+  return json_type_name(type);
 }
 
 // Our words for simdjson's error codes; the rest keep simdjson's own message.
