@@ -71,43 +71,6 @@ struct GoogleRow {
   std::string currency;
 };
 
-// {"key": …, "value": …} objects: the value of the label named "name" or "instance".
-void read_labels(const GoogleLine& g, od::value v, GoogleRow& row) {
-  od::array arr;
-  if (v.get_array().get(arr) != simdjson::SUCCESS) g.fail("labels", "must be an array");
-  for (auto item : arr) {
-    od::object o;
-    g.check(item.get_object().get(o), "labels");
-    std::string key, value;
-    for (auto m : o) {
-      od::field f;
-      g.check(std::move(m).get(f), "labels");
-      std::string_view k;
-      g.check(f.unescaped_key().get(k), "labels");
-      const std::string name(k);
-      if (name == "key") key = g.text(f.value(), "labels.key");
-      if (name == "value") value = g.text(f.value(), "labels.value");
-    }
-    if ((key == "name" || key == "instance") && row.label_name.empty()) row.label_name = value;
-  }
-}
-
-void read_credits(const GoogleLine& g, od::value v, GoogleRow& row) {
-  od::array arr;
-  if (v.get_array().get(arr) != simdjson::SUCCESS) g.fail("credits", "must be an array");
-  for (auto item : arr) {
-    od::object o;
-    g.check(item.get_object().get(o), "credits");
-    for (auto m : o) {
-      od::field f;
-      g.check(std::move(m).get(f), "credits");
-      std::string_view k;
-      g.check(f.unescaped_key().get(k), "credits");
-      if (k == "amount") row.credits.push_back(g.amount(f.value(), "credits.amount"));
-    }
-  }
-}
-
 // The members of a nested object: `fn(name, value)`.
 template <class Fn>
 void members(const GoogleLine& g, od::value v, const std::string& field, Fn&& fn) {
@@ -120,6 +83,38 @@ void members(const GoogleLine& g, od::value v, const std::string& field, Fn&& fn
     g.check(f.unescaped_key().get(k), field);
     fn(std::string(k), f.value());
   }
+}
+
+// Each object of an array: `fn(object)`.
+template <class Fn>
+void objects(const GoogleLine& g, od::value v, const std::string& field, Fn&& fn) {
+  od::array arr;
+  if (v.get_array().get(arr) != simdjson::SUCCESS) g.fail(field, "must be an array");
+  for (auto item : arr) {
+    od::value object;
+    g.check(item.get(object), field);
+    fn(object);
+  }
+}
+
+// {"key": …, "value": …} objects: the value of the label named "name" or "instance".
+void read_labels(const GoogleLine& g, od::value v, GoogleRow& row) {
+  objects(g, v, "labels", [&](od::value label) {
+    std::string key, value;
+    members(g, label, "labels", [&](const std::string& name, od::value inner) {
+      if (name == "key") key = g.text(inner, "labels.key");
+      if (name == "value") value = g.text(inner, "labels.value");
+    });
+    if ((key == "name" || key == "instance") && row.label_name.empty()) row.label_name = value;
+  });
+}
+
+void read_credits(const GoogleLine& g, od::value v, GoogleRow& row) {
+  objects(g, v, "credits", [&](od::value credit) {
+    members(g, credit, "credits", [&](const std::string& name, od::value inner) {
+      if (name == "amount") row.credits.push_back(g.amount(inner, "credits.amount"));
+    });
+  });
 }
 
 void read_member(const GoogleLine& g, const std::string& name, od::value v, GoogleRow& row) {
