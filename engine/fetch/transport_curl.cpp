@@ -1,9 +1,9 @@
 // HTTPS through libcurl (transport.hpp): one GET per page, the body streamed into a file.
-#include <curl/curl.h>
-
+// libcurl is loaded by the first transport made (curl_library.hpp).
 #include <cstdio>
 #include <memory>
 
+#include "fetch/curl_library.hpp"
 #include "fetch/price_rows.hpp"
 #include "gpubill/base/errors.hpp"
 #include "gpubill/fetch/transport.hpp"
@@ -31,10 +31,11 @@ std::size_t write_body(char* data, std::size_t size, std::size_t count, void* us
 
 class CurlTransport final : public Transport {
  public:
-  explicit CurlTransport(ProgressSink progress) : progress_(std::move(progress)) {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+  explicit CurlTransport(ProgressSink progress)
+      : curl_(fetch_curl::curl_library()), progress_(std::move(progress)) {
+    curl_.global_init(CURL_GLOBAL_DEFAULT);
   }
-  ~CurlTransport() override { curl_global_cleanup(); }
+  ~CurlTransport() override { curl_.global_cleanup(); }
 
   Download get(const std::string& url, std::size_t /*page*/,
                const std::filesystem::path& dest) override {
@@ -42,26 +43,26 @@ class CurlTransport final : public Transport {
                                                          &std::fclose);
     if (!file)
       throw InputError(fetch_rows::shown_url(url), "", "", "cannot write " + dest.string());
-    std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), &curl_easy_cleanup);
+    std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_.easy_init(), curl_.easy_cleanup);
     if (!curl) throw InputError(fetch_rows::shown_url(url), "", "", "libcurl could not start");
     Body body{file.get(), 0, 0, &progress_};
     char error[CURL_ERROR_SIZE] = "";
-    curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl.get(), CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT, 60L);
-    curl_easy_setopt(curl.get(), CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(curl.get(), CURLOPT_USERAGENT, "gpubill-catalog-fetch/1");
-    curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &write_body);
-    curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
-    const CURLcode code = curl_easy_perform(curl.get());
+    curl_.easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+    curl_.easy_setopt(curl.get(), CURLOPT_FOLLOWLOCATION, 1L);
+    curl_.easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT, 60L);
+    curl_.easy_setopt(curl.get(), CURLOPT_ACCEPT_ENCODING, "");
+    curl_.easy_setopt(curl.get(), CURLOPT_USERAGENT, "gpubill-catalog-fetch/1");
+    curl_.easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &write_body);
+    curl_.easy_setopt(curl.get(), CURLOPT_WRITEDATA, &body);
+    curl_.easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
+    const CURLcode code = curl_.easy_perform(curl.get());
     if (code != CURLE_OK) {
       throw InputError(
           fetch_rows::shown_url(url), "", "",
-          std::string("download failed: ") + (*error ? error : curl_easy_strerror(code)));
+          std::string("download failed: ") + (*error ? error : curl_.easy_strerror(code)));
     }
     long status = 0;
-    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
+    curl_.easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
     if (status >= 400) {
       throw InputError(fetch_rows::shown_url(url), "", "",
                        "the server answered HTTP " + std::to_string(status));
@@ -73,6 +74,7 @@ class CurlTransport final : public Transport {
   }
 
  private:
+  const fetch_curl::CurlLibrary& curl_;
   ProgressSink progress_;
 };
 
