@@ -194,7 +194,8 @@ Decimal stored_decimal(const SQLite::Column& c) {
 
 }  // namespace
 
-void read_commitments(SQLite::Database& db, CatalogData& out, const std::set<std::string>* gpus) {
+void read_commitments(SQLite::Database& db, CatalogData& out, const std::set<std::string>* gpus,
+                      bool with_source) {
   std::set<std::pair<std::string_view, std::string_view>> types;  // (provider, id) in `out`
   nlohmann::json subjects = nlohmann::json::array();  // the GPU and instance type ids wanted
   if (gpus) {
@@ -208,8 +209,8 @@ void read_commitments(SQLite::Database& db, CatalogData& out, const std::set<std
   SQLite::Statement q(db,
                       std::string("SELECT id, provider, subject_kind, subject, region, program, "
                                   "offering_class, term_months, payment, upfront, hourly, "
-                                  "currency, effective_from, effective_to, source, as_of FROM "
-                                  "commitment_price ") +
+                                  "currency, effective_from, effective_to, ") +
+                          (with_source ? "source" : "''") + ", as_of FROM commitment_price " +
                           (gpus ? "WHERE subject IN (SELECT value FROM json_each(?)) " : "") +
                           "ORDER BY provider, subject_kind, subject, region, program, "
                           "offering_class, term_months, payment, effective_from");

@@ -27,9 +27,10 @@ void check_commitment_periods(const std::vector<CommitmentRow>& rows, const std:
 // `data`. Throw SQLite::Exception (the callers wrap it).
 // With `gpus`, only the rows a quote of those GPU ids can use: per-GPU rows of one of them
 // and per-instance rows of an instance type already in `out` (one quote reads a few dozen of
-// the bundled catalog's 1,865 rows).
+// the bundled catalog's 1,865 rows). Without `with_source`, each row's `source` is left empty
+// (Catalog::load_for_billing).
 void read_commitments(SQLite::Database& db, CatalogData& out,
-                      const std::set<std::string>* gpus = nullptr);
+                      const std::set<std::string>* gpus = nullptr, bool with_source = true);
 void write_commitments(SQLite::Database& db, const CatalogData& data);
 
 }  // namespace gpubill

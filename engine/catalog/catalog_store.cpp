@@ -239,6 +239,11 @@ void read_instance_types(SQLite::Database& db, CatalogData& out,
 constexpr const char* kPriceColumns =
     "SELECT id, provider, subject_kind, subject, region, mode, unit, amount, currency, "
     "effective_from, effective_to, source, as_of FROM price ";
+// The same columns with an empty source (SourceText::omitted): SQLite then neither copies it
+// out nor does price_row allocate it.
+constexpr const char* kPriceColumnsWithoutSource =
+    "SELECT id, provider, subject_kind, subject, region, mode, unit, amount, currency, "
+    "effective_from, effective_to, '', as_of FROM price ";
 constexpr const char* kPriceOrder =
     " ORDER BY provider, subject_kind, subject, region, mode, effective_from";
 
@@ -260,10 +265,12 @@ PriceRow price_row(SQLite::Statement& q) {
   return p;
 }
 
-void read_prices(SQLite::Database& db, CatalogData& out) {
+void read_prices(SQLite::Database& db, CatalogData& out, SourceText sources) {
   out.prices.reserve(
       static_cast<std::size_t>(db.execAndGet("SELECT count(*) FROM price").getInt64()));
-  SQLite::Statement q(db, std::string(kPriceColumns) + kPriceOrder);
+  SQLite::Statement q(
+      db, std::string(sources == SourceText::read ? kPriceColumns : kPriceColumnsWithoutSource) +
+              kPriceOrder);
   while (q.executeStep()) out.prices.push_back(price_row(q));
 }
 
@@ -987,7 +994,8 @@ std::string format_hh_mm(std::chrono::minutes m) {
 }
 
 CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> prices_around,
-                              PriceLoad prices, const std::set<std::string>* type_gpus) {
+                              PriceLoad prices, const std::set<std::string>* type_gpus,
+                              SourceText sources) {
   try {
     CatalogData out;
     read_providers(db, out);
@@ -996,7 +1004,7 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     if (prices == PriceLoad::rows && prices_around) {
       read_prices_around(db, out, prices_around->time_since_epoch().count(), nullptr);
     } else if (prices == PriceLoad::rows) {
-      read_prices(db, out);
+      read_prices(db, out, sources);
     }  // PriceLoad::none: the caller reads them (read_prices_around)
     read_discounts(db, out);
     read_resource_prices(db, "disk_price", out.disk_prices);
@@ -1005,7 +1013,7 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     read_policies(db, out);
     read_metering_policy_fields(db, out.policies);
     read_prepaid_lifecycles(db, out);
-    read_commitments(db, out, type_gpus);
+    read_commitments(db, out, type_gpus, sources == SourceText::read);
     return out;
   } catch (const SQLite::Exception& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
@@ -1042,6 +1050,11 @@ void write_catalog_data(SQLite::Database& db, const CatalogData& data,
 
 Catalog Catalog::load(Database& db) {
   return Catalog(read_catalog_data(sqlite(db)));
+}
+
+Catalog Catalog::load_for_billing(Database& db) {
+  return Catalog(
+      read_catalog_data(sqlite(db), std::nullopt, PriceLoad::rows, nullptr, SourceText::omitted));
 }
 
 Catalog Catalog::load_around(Database& db, Instant t) {

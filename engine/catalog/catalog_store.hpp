@@ -31,11 +31,15 @@ std::vector<std::string> split_list(const std::string& text);
 // With `type_gpus`, only the instance types that carry one of those GPU ids (built in or
 // attachable; instance_type.gpu and attachable_gpu.gpu hold GPU ids), by the GPU indexes of
 // migration 0015, and only the commitment rows of those GPUs and instance types.
+// With SourceText::omitted, price and commitment rows have an empty `source`
+// (Catalog::load_for_billing).
 enum class PriceLoad { rows, none };
+enum class SourceText { read, omitted };
 CatalogData read_catalog_data(SQLite::Database& db,
                               std::optional<Instant> prices_around = std::nullopt,
                               PriceLoad prices = PriceLoad::rows,
-                              const std::set<std::string>* type_gpus = nullptr);
+                              const std::set<std::string>* type_gpus = nullptr,
+                              SourceText sources = SourceText::read);
 
 // Adds to `out` (whose instance types are read) the price rows Catalog::load_around keeps at
 // `t` (unix seconds). With `priced_gpus`, only the subjects that carry one of those GPU ids

@@ -72,7 +72,7 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
 
 ReplayReport replay_logs(Database& db, const std::vector<std::string>& paths,
                          const ReplayOptions& options) {
-  const Catalog catalog = Catalog::load(db);
+  const Catalog catalog = Catalog::load_for_billing(db);
   return replay_logs(db, catalog, paths, options);
 }
 

@@ -266,7 +266,7 @@ RebuildReport rebuild_accounts(Database& db, const Catalog& catalog,
 }
 
 RebuildReport rebuild_accounts(Database& db, const RebuildOptions& options) {
-  const Catalog catalog = Catalog::load(db);
+  const Catalog catalog = Catalog::load_for_billing(db);
   return rebuild_accounts(db, catalog, options);
 }
 
@@ -275,7 +275,7 @@ RebuildReport void_events(Database& db, const std::string& account,
                           const RebuildOptions& options) {
   if (reason.empty())
     throw InputError("command line", "", "--reason", "say why the events are void");
-  const Catalog catalog = Catalog::load(db);
+  const Catalog catalog = Catalog::load_for_billing(db);
   return in_write_transaction(db, "void", [&](SQLite::Database& sql) {
     const std::vector<RunEnd> before = run_ends(sql);
     SQLite::Statement find(sql,

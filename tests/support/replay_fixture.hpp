@@ -121,7 +121,7 @@ struct TemplateCatalog {
 inline const TemplateCatalog& template_catalog() {
   static const TemplateCatalog loaded = [] {
     Database db = Database::open(bundled_template());
-    return TemplateCatalog{catalog_stamp(sqlite(db)), Catalog::load(db)};
+    return TemplateCatalog{catalog_stamp(sqlite(db)), Catalog::load_for_billing(db)};
   }();
   return loaded;
 }

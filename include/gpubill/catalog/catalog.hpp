@@ -165,6 +165,10 @@ class Catalog {
   explicit Catalog(CatalogData data);
   // Reads every catalog row of the database into memory. Throws StoreError.
   static Catalog load(Database& db);
+  // As load, but price and commitment rows come without their source text (`source` empty):
+  // for billing (replay, rebuild), which names a price by its row id and never shows a source.
+  // The sources were two thirds of the bytes read and 28 % of a short replay's time.
+  static Catalog load_for_billing(Database& db);
   // For work at one instant (a quote): every row except prices, and of the prices, per key
   // (provider, subject, region, mode), the rows in force at `t`, the last one that ended before
   // `t` and the first one that starts after it — what price_at(t) and the reasons for a missing

@@ -79,7 +79,7 @@ struct ReplayReport {
 // transaction: either all of it is applied or, on a malformed line without skip_invalid,
 // nothing (throws InputError naming file, line and field). With skip_invalid, a line whose
 // time is outside the guards above is quarantined like a malformed one; a long settlement step
-// always stops the replay. The catalog is read from `db`.
+// always stops the replay. The catalog is read from `db` (Catalog::load_for_billing).
 // Throws StoreError on database failures.
 ReplayReport replay_logs(Database& db, const std::vector<std::string>& paths,
                          const ReplayOptions& options = {});
