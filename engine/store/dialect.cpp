@@ -168,6 +168,18 @@ class Translator {
            number + " AS INTEGER) IS NULL (or AS TEXT)");
   }
 
+  // Whether the column definition whose type is token `i` names its own COLLATE.
+  bool collated(std::size_t i) const {
+    int depth = 0;
+    for (std::size_t j = i + 1; j < t_.size(); ++j) {
+      if (is_punct(t_[j], '(')) ++depth;
+      if (is_punct(t_[j], ')') && --depth < 0) return false;
+      if ((is_punct(t_[j], ',') && depth == 0) || is_punct(t_[j], ';')) return false;
+      if (is(t_[j], "COLLATE")) return true;
+    }
+    return false;
+  }
+
   std::size_t rewrite(std::size_t i);
   std::size_t rewrite_insert(std::size_t i);
   std::size_t rewrite_is(std::size_t i);
@@ -222,6 +234,8 @@ std::size_t Translator::rewrite(std::size_t i) {
     out_ += "gpubill_nocase";
   } else if (is(t, "BLOB")) {
     out_ += "BYTEA";
+  } else if (ddl_ && is(t, "TEXT") && !collated(i)) {
+    out_ += t.text + " COLLATE \"C\"";
   } else if (is(t, "INTEGER")) {
     const auto j = next(i + 1);
     if (j < t_.size() && is(t_[j], "PRIMARY") && next_is(j + 1, "KEY")) {

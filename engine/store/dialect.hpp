@@ -31,7 +31,9 @@ std::string translate_statement(std::string_view sqlite_sql);
 // largest before it.
 int count_parameters(std::string_view sqlite_sql);
 
-// A migration for PostgreSQL: translate_statement's rules. Throws StoreError naming `name` and the
+// A migration for PostgreSQL: translate_statement's rules, and a TEXT column without a COLLATE
+// of its own gets COLLATE "C": compared and ordered by bytes, as SQLite's BINARY, whatever the
+// database's default collation. Throws StoreError naming `name` and the
 // construct for CREATE TRIGGER (PostgreSQL's need a function: write migrations/pg/<name>),
 // AUTOINCREMENT, WITHOUT ROWID and STRICT.
 std::string translate_migration(std::string_view name, std::string_view sqlite_sql);

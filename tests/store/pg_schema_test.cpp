@@ -24,9 +24,11 @@ namespace {
 struct ColumnShape {
   std::string type, dflt;
   bool not_null = false, assigned_key = false;
+  std::string collation;  // "" = by bytes (SQLite BINARY, PostgreSQL "C"), "nocase", else a name
   bool operator==(const ColumnShape&) const = default;
   std::string text() const {
-    return type + (not_null ? " NOT NULL" : "") + (dflt.empty() ? "" : " DEFAULT " + dflt) +
+    return type + (collation.empty() ? "" : " COLLATE " + collation) +
+           (not_null ? " NOT NULL" : "") + (dflt.empty() ? "" : " DEFAULT " + dflt) +
            (assigned_key ? " (assigned key)" : "");
   }
 };
@@ -82,8 +84,18 @@ void sqlite_table(Connection& db, const std::string& name, SchemaShape& s) {
                             "FROM pragma_table_info(?)",
                             name)) {
     // A key column is NOT NULL on PostgreSQL always; on SQLite only an INTEGER one is.
-    t.columns[r[0]] = {r[1], r[3], r[2] == "1" || r[4] != "0", false};
+    t.columns[r[0]] = {r[1], r[3], r[2] == "1" || r[4] != "0", false, ""};
     if (r[4] != "0") pk[std::stoi(r[4])] = r[0];
+  }
+  // SQLite keeps a column's collation only in the table's SQL (ALTER TABLE rewrites it).
+  const auto sql = rows(db, "SELECT upper(sql) FROM sqlite_master WHERE name = ?", name)[0][0];
+  for (auto& [col, shape] : t.columns) {
+    const auto at = sql.find("\n  " + upper(col) + " ");
+    const auto end = sql.find_first_of(",\n", at + col.size() + 3);
+    if (at != std::string::npos &&
+        sql.substr(at, end - at).find("COLLATE NOCASE") != std::string::npos) {
+      shape.collation = "nocase";
+    }
   }
   if (pk.size() == 1 && t.columns[pk.begin()->second].type == "INTEGER") {
     t.columns[pk.begin()->second].assigned_key = true;  // the rowid alias
@@ -186,7 +198,20 @@ SchemaShape pg_shape(Connection& db) {
                             "coalesce(column_default, ''), is_identity FROM "
                             "information_schema.columns WHERE table_schema = current_schema() "
                             "AND table_name <> 'gpubill_schema'")) {
-    s.tables[r[0]].columns[r[1]] = {pg_type(r[2]), pg_default(r[4]), r[3] == "NO", r[5] == "YES"};
+    s.tables[r[0]].columns[r[1]] = {pg_type(r[2]), pg_default(r[4]), r[3] == "NO", r[5] == "YES",
+                                    ""};
+  }
+  for (const auto& r : rows(db,
+                            "SELECT c.relname, a.attname, coalesce(co.collname, '') FROM "
+                            "pg_attribute a JOIN pg_class c ON c.oid = a.attrelid LEFT JOIN "
+                            "pg_collation co ON co.oid = a.attcollation WHERE c.relkind = 'r' "
+                            "AND c.relnamespace = current_schema()::regnamespace AND "
+                            "c.relname <> 'gpubill_schema' AND a.attnum > 0 AND NOT "
+                            "a.attisdropped")) {
+    const std::string& coll = r[2];
+    s.tables[r[0]].columns[r[1]].collation = coll.empty() || coll == "C" ? ""
+                                             : coll == "gpubill_nocase"  ? "nocase"
+                                                                         : coll;
   }
   pg_keys(db, s);
   for (const auto& r : rows(db,
@@ -293,8 +318,11 @@ TEST_CASE("a schema difference is named by its table and column", "[.][postgres]
   const auto d = schema_differences(sqlite_reference(dir), pg_shape(*db));
   std::ostringstream all;
   for (const auto& x : d) all << x << "\n";
+  // The added column has the database's default collation, not bytes as SQLite's BINARY.
   CHECK(all.str() ==
-        "table charge column extra: only on PostgreSQL (TEXT)\n"
+        "table charge column extra: only on PostgreSQL (TEXT COLLATE default)\n"
+        "table gpu_alias column alias: SQLite TEXT COLLATE nocase NOT NULL, PostgreSQL TEXT NOT "
+        "NULL\n"
         "table gpu_alias primary key: SQLite (alias COLLATE nocase), PostgreSQL (alias)\n"
         "table price column as_of: SQLite TEXT NOT NULL, PostgreSQL TEXT\n"
         "index charge_by_instance: only on SQLite (charge(account, instance, period_start))\n");
