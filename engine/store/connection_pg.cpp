@@ -247,8 +247,11 @@ class PgConnection final : public Connection {
     const bool noop = sql.find_first_not_of(" \t\r\n;") == std::string::npos;
     auto it = prepared_.find(sql);
     if (it == prepared_.end() && !noop) {
-      const std::string name = "g" + std::to_string(prepared_.size() + 1);
-      conn_->prepare(name, sql);
+      const std::string name = "g" + std::to_string(++statements_);
+      guarded([&] {
+        conn_->prepare(name, sql);
+        return pqxx::result();
+      });
       it = prepared_.emplace(sql, name).first;
     }
     return std::make_unique<PgStatement>(*this, noop ? std::string() : it->second,
@@ -318,6 +321,7 @@ class PgConnection final : public Connection {
   std::unique_ptr<QuietNotices> quiet_;
   std::unique_ptr<pqxx::nontransaction> tx_;
   std::map<std::string, std::string> prepared_;  // translated SQL → statement name
+  int statements_ = 0;                           // names given, failed preparations too
   std::string failed_;  // the first statement error of the open transaction
 };
 

@@ -131,6 +131,18 @@ TEST_CASE("PostgreSQL connection: bind, step, columns, reset as on SQLite", "[.]
   CHECK(db->server_version() >= 120000);
   CHECK(db->describe().find("database '" + pg.name() + "'") != std::string::npos);
   statements_round_trip(*db);
+  // SQL the server refuses is a StoreError naming the database, when prepared or first run.
+  CHECK_THROWS_WITH(
+      [&] {
+        Statement bad(*db, "SELECT nothing FROM nowhere WHERE x = ?");
+        bad.bind(1, 1);
+        bad.executeStep();
+      }(),
+      Catch::StartsWith("PostgreSQL database '" + pg.name() + "'") &&
+          Catch::Contains("relation \"nowhere\" does not exist"));
+  Statement again(*db, "SELECT nothing FROM nowhere WHERE x = ?");  // the same text again
+  CHECK_THROWS_AS(again.executeStep(), StoreError);
+  CHECK(rows_of(*db) == 2);  // the connection is fine
 }
 
 TEST_CASE("PostgreSQL connection: json_each, group_concat, booleans and PRAGMAs translated",
