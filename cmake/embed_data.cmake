@@ -1,5 +1,6 @@
 # Writes a C++ source that compiles every migration and bundled catalog file into the library.
-# Called with -DOUT=<file> -DMIGRATIONS=<list> -DCATALOG=<list>.
+# Called with -DOUT=<file> -DMIGRATIONS=<list> -DCATALOG=<list> -DPG_MIGRATIONS=<list> (the
+# PostgreSQL versions of migrations, migrations/pg/; may be empty).
 #
 # The bytes are assembled in with `.incbin` rather than spelled out as C++ string literals:
 # turning 7 MB of text into literals took about 30 s of CMake string handling before anything
@@ -8,6 +9,7 @@
 # ccache entry) whenever a file's content does.
 string(REPLACE "|" ";" MIGRATIONS "${MIGRATIONS}")
 string(REPLACE "|" ";" CATALOG "${CATALOG}")
+string(REPLACE "|" ";" PG_MIGRATIONS "${PG_MIGRATIONS}")
 set(asm "")
 set(decls "")
 set(lists "")
@@ -42,6 +44,7 @@ macro(emit_list var name)
 endmacro()
 emit_list(MIGRATIONS migrations)
 emit_list(CATALOG catalog_files)
+emit_list(PG_MIGRATIONS pg_migrations)
 # The bundled catalog's version: a digest of every file's name and content, computed here so a
 # run does not hash megabytes of text to learn whether its database is up to date.
 string(SHA256 catalog_digest "${catalog_digest_input}")

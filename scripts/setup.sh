@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   libsimdjson-dev           # the usage-log reader: validates UTF-8 and JSON structure
   libcurl4-openssl-dev      # catalog fetch: providers' price lists over HTTPS
+  libpqxx-dev               # the store's PostgreSQL backend (libpqxx, libpq; GPUBILL_POSTGRES)
   ccache                    # rebuilds compile only what changed
 )
 test_packages=(
@@ -20,6 +21,7 @@ test_packages=(
   libbenchmark-dev          # bench/ (built with the tests, so that it keeps compiling)
   python3                   # the architecture check (scripts/check_architecture.py)
   chromium fonts-noto-cjk   # the HTML reports' browser test (tests/report/report_browser.sh)
+  postgresql-15             # the server of the PostgreSQL tests' throw-away cluster (scripts/pg_cluster.sh)
 )
 sanitize_packages=(
   clang libclang-rt-14-dev  # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer

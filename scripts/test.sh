@@ -23,5 +23,8 @@ scripts/setup.sh "${setup[@]}"
 [ -f "$build/CMakeCache.txt" ] || flags+=(-G Ninja)
 cmake -S . -B "$build" "${flags[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)"
+# The PostgreSQL tests run against a throw-away cluster (scripts/pg_cluster.sh, a CTest
+# fixture); here a missing server is a failure, not a skip.
+export GPUBILL_TEST_PG_REQUIRED=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"

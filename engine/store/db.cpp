@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "gpubill/base/errors.hpp"
+#include "gpubill/store/target.hpp"
 #include "store/embedded_data.hpp"
 #include "store/store.hpp"
 #include "store/write_transaction.hpp"
@@ -159,6 +160,11 @@ int Database::schema_version() const {
 }
 
 Database Database::open(const std::string& path, const OpenOptions& options) {
+  if (is_postgres_url(path)) {
+    throw StoreError("'" + redact_target(path) +
+                     "' is a PostgreSQL URL: the commands do not run on PostgreSQL yet (issue 25, "
+                     "docs/postgresql.md); give an SQLite file path");
+  }
   if (options.read_only && (path == ":memory:" || path.empty())) {
     throw StoreError("a private in-memory database cannot be opened read-only");
   }

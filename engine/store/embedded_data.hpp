@@ -14,6 +14,9 @@ struct File {
 };
 
 const std::vector<File>& migrations();
+// migrations/pg/: the PostgreSQL version of a migration that is not translated from the SQLite
+// one (engine/store/README.md), named as the migration it replaces.
+const std::vector<File>& pg_migrations();
 const std::vector<File>& catalog_files();
 // 16 hex digits identifying the bundled catalog's files (names and contents), computed at build
 // time.

@@ -15,6 +15,7 @@
 
 // store: the database
 #include "gpubill/store/db.hpp"
+#include "gpubill/store/target.hpp"
 
 // catalog: the effective-dated catalog of offers, its imports and diffs
 #include "gpubill/catalog/catalog.hpp"

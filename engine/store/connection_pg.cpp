@@ -1,0 +1,467 @@
+// The PostgreSQL backend of store::Connection: libpqxx 6 over one connection, statements
+// translated from SQLite SQL (dialect.hpp), parameters sent as text, transactions as plain
+// BEGIN / COMMIT on a pqxx::nontransaction so that this file, not libpqxx, decides them.
+#include "store/connection.hpp"
+
+#ifdef GPUBILL_HAVE_POSTGRES
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <pqxx/pqxx>
+
+#include "gpubill/base/errors.hpp"
+#include "store/dialect.hpp"
+
+namespace gpubill::store {
+
+namespace {
+
+// The parts of a URL that messages name; libpq's defaults (environment, compiled in) where
+// the URL names none.
+struct PgWhere {
+  std::string host, port, dbname, user;
+  std::string conninfo;  // keyword=value form of every option the URL gave
+
+  std::string describe() const {
+    const bool socket = host.empty() || host.front() == '/';
+    return "PostgreSQL database '" + dbname + "' on " +
+           (socket ? "the local socket " + (host.empty() ? std::string("(default)") : host)
+                   : "host " + host) +
+           ", port " + port + ", as user '" + user + "'";
+  }
+};
+
+std::string first_line(const std::string& text) {
+  const auto end = text.find('\n');
+  std::string line = text.substr(0, end);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+  return line;
+}
+
+std::string conninfo_quote(const std::string& value) {
+  std::string out = "'";
+  for (char c : value) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "'";
+}
+
+PgWhere parse_url(const std::string& url) {
+  char* error = nullptr;
+  PQconninfoOption* given = PQconninfoParse(url.c_str(), &error);
+  if (!given) {
+    const std::string why = error ? first_line(error) : "out of memory";
+    PQfreemem(error);
+    throw StoreTargetError("cannot read the PostgreSQL URL '" + redact_target(url) + "': " + why);
+  }
+  PgWhere w;
+  std::map<std::string, std::string> defaults;
+  if (PQconninfoOption* d = PQconndefaults()) {
+    for (auto* o = d; o->keyword; ++o) {
+      if (o->val) defaults[o->keyword] = o->val;
+    }
+    PQconninfoFree(d);
+  }
+  std::map<std::string, std::string> set;
+  for (auto* o = given; o->keyword; ++o) {
+    if (!o->val) continue;
+    set[o->keyword] = o->val;
+    w.conninfo += std::string(o->keyword) + "=" + conninfo_quote(o->val) + " ";
+  }
+  PQconninfoFree(given);
+  auto pick = [&](const char* key, const std::string& fallback) {
+    if (auto it = set.find(key); it != set.end() && !it->second.empty()) return it->second;
+    if (auto it = defaults.find(key); it != defaults.end() && !it->second.empty()) {
+      return it->second;
+    }
+    return fallback;
+  };
+  w.host = pick("host", pick("hostaddr", ""));
+  w.port = pick("port", "5432");
+  w.user = pick("user", "");
+  w.dbname = pick("dbname", w.user);
+  return w;
+}
+
+StoreConnectError connect_error(const PgWhere& w, const std::string& libpq_message) {
+  using R = StoreConnectError::Reason;
+  const std::string m = libpq_message;
+  const auto has = [&](const char* s) { return m.find(s) != std::string::npos; };
+  const std::string where = "cannot connect to " + w.describe() + ": ";
+  if (has("password authentication failed") || has("no password supplied") ||
+      has("authentication failed") || has("no pg_hba.conf entry") || has("role \"")) {
+    return StoreConnectError(R::authentication,
+                             where + "the server refused user '" + w.user +
+                                 "' (wrong or missing password, or no pg_hba.conf entry)");
+  }
+  if (has("database \"") && has("does not exist")) {
+    return StoreConnectError(R::no_database, where + "the server has no database '" + w.dbname +
+                                                 "' (create it, or name another)");
+  }
+  if (has("Connection refused") || has("could not translate host name") ||
+      has("No such file or directory") || has("timeout expired") || has("Network is unreachable") ||
+      has("No route to host")) {
+    return StoreConnectError(
+        R::unreachable,
+        where + "no server answers there (" +
+            first_line(
+                m.substr(m.rfind("failed: ") == std::string::npos ? 0 : m.rfind("failed: ") + 8)) +
+            ")");
+  }
+  return StoreConnectError(R::other, where + first_line(m));
+}
+
+// SQLSTATE classes that mean the session is gone: 08 (connection exception), 57P01–57P03
+// (administrator command, crash shutdown, cannot connect now).
+bool session_gone(const std::string& sqlstate) {
+  return sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" ||
+         sqlstate == "57P03";
+}
+
+// Notices (NOTICE, WARNING) are not gpubill's output.
+class QuietNotices final : public pqxx::errorhandler {
+ public:
+  using pqxx::errorhandler::errorhandler;
+  bool operator()(const char[]) noexcept override { return false; }
+};
+
+class PgConnection;
+
+class PgStatement final : public Connection::StatementImpl {
+ public:
+  PgStatement(PgConnection& c, std::string name, int parameters, bool noop)
+      : c_(c), name_(std::move(name)), params_(static_cast<std::size_t>(parameters)), noop_(noop) {}
+
+  void bind_int(int index, std::int64_t value) override { slot(index) = std::to_string(value); }
+  void bind_text(int index, std::string_view value) override { slot(index) = std::string(value); }
+  void bind_blob(int index, std::string_view bytes) override;
+  void bind_null(int index) override { slot(index).reset(); }
+  bool step() override;
+  int run() override;
+  void reset() override {
+    executed_ = false;
+    result_ = pqxx::result();
+  }
+  void clear() override {
+    for (auto& p : params_) p.reset();
+  }
+  int column_count() const override { return static_cast<int>(result_.columns()); }
+  bool is_null(int index) const override { return field(index).is_null(); }
+  std::int64_t get_int(int index) const override;
+  std::string get_text(int index) const override {
+    const auto f = field(index);
+    return f.is_null() ? std::string() : std::string(f.c_str(), f.size());
+  }
+  std::string get_blob(int index) const override;
+  std::string column_name(int index) const override {
+    return result_.column_name(static_cast<pqxx::row_size_type>(index));
+  }
+
+ private:
+  std::optional<std::string>& slot(int index) {
+    if (index < 1 || static_cast<std::size_t>(index) > params_.size()) {
+      throw StoreError("no parameter " + std::to_string(index) + " in a statement of " +
+                       std::to_string(params_.size()));
+    }
+    return params_[static_cast<std::size_t>(index - 1)];
+  }
+  pqxx::field field(int index) const {
+    if (!executed_ || row_ >= result_.size()) throw StoreError("no current row to read");
+    return result_[row_][static_cast<pqxx::row_size_type>(index)];
+  }
+  void execute();
+
+  PgConnection& c_;
+  std::string name_;
+  std::vector<std::optional<std::string>> params_;
+  bool noop_;
+  bool executed_ = false;
+  pqxx::result result_;
+  pqxx::result::size_type row_ = 0;
+};
+
+}  // namespace
+}  // namespace gpubill::store
+
+namespace gpubill::store {
+namespace {
+
+class PgConnection final : public Connection {
+ public:
+  PgConnection(PgWhere where, const ConnectOptions& options)
+      : where_(std::move(where)), described_(where_.describe()), options_(options) {
+    std::string conninfo = where_.conninfo + "connect_timeout=" +
+                           std::to_string(std::max<long>(2, options.connect_timeout.count())) +
+                           " fallback_application_name=gpubill";
+    if (options.read_only) conninfo += " options='-c default_transaction_read_only=on'";
+    try {
+      conn_ = std::make_unique<pqxx::connection>(conninfo);
+    } catch (const pqxx::broken_connection& e) {
+      throw connect_error(where_, e.what());
+    } catch (const pqxx::sql_error& e) {
+      throw connect_error(where_, e.what());
+    }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    conn_->inhibit_reactivation(
+        true);  // a broken connection stays broken: never a new session mid-transaction
+#pragma GCC diagnostic pop
+    quiet_ = std::make_unique<QuietNotices>(*conn_);
+    const int version = conn_->server_version();
+    if (version < options.min_server_version) {
+      throw StoreConnectError(StoreConnectError::Reason::server_too_old,
+                              "cannot use " + described_ + ": the server is PostgreSQL " +
+                                  version_text(version) + " (server_version_num " +
+                                  std::to_string(version) + "); gpubill needs " +
+                                  version_text(options.min_server_version) + " or later");
+    }
+    tx_ = std::make_unique<pqxx::nontransaction>(*conn_, "gpubill");
+  }
+  ~PgConnection() override {
+    tx_.reset();
+    quiet_.reset();
+  }
+
+  Backend backend() const noexcept override {
+    return Backend::postgres;
+  }
+  const std::string& describe() const noexcept override {
+    return described_;
+  }
+  void exec(std::string_view sql) override {
+    exec_native(translate_statement(sql));
+  }
+  void exec_native(std::string_view sql) override {
+    guarded([&] { return tx_->exec(std::string(sql)); });
+  }
+  int server_version() override {
+    return conn_->server_version();
+  }
+
+  std::unique_ptr<StatementImpl> prepare(std::string_view sqlite_sql) override {
+    const std::string sql = translate_statement(sqlite_sql);
+    const bool noop = sql.find_first_not_of(" \t\r\n;") == std::string::npos;
+    auto it = prepared_.find(sql);
+    if (it == prepared_.end() && !noop) {
+      const std::string name = "g" + std::to_string(++statements_);
+      guarded([&] {
+        conn_->prepare(name, sql);
+        return pqxx::result();
+      });
+      it = prepared_.emplace(sql, name).first;
+    }
+    return std::make_unique<PgStatement>(*this, noop ? std::string() : it->second,
+                                         count_parameters(sqlite_sql), noop);
+  }
+  void begin_write(const std::string& work, const std::optional<std::string>& account) override;
+  void begin_read() override {
+    exec_native("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    failed_.clear();
+  }
+  void commit() override;
+  void rollback() noexcept override {
+    failed_.clear();
+    try {
+      tx_->exec("ROLLBACK");
+    } catch (...) {
+      // Gone with the connection, or none open: either way nothing is committed.
+    }
+  }
+
+  // Runs `f` against the server, turning libpqxx's exceptions into gpubill's.
+  template <class F>
+  pqxx::result guarded(F&& f, const char* during = nullptr) {
+    try {
+      return f();
+    } catch (const pqxx::in_doubt_error& e) {
+      throw lost(e.what(), true);
+    } catch (const pqxx::broken_connection& e) {
+      throw lost(e.what(), during != nullptr);
+    } catch (const pqxx::sql_error& e) {
+      if (session_gone(e.sqlstate())) throw lost(e.what(), during != nullptr);
+      std::string message = described_ + ": " + first_line(e.what());
+      if (failed_.empty()) {
+        failed_ = first_line(e.what());
+      } else if (e.sqlstate() == "25P02") {
+        message += " (after an earlier failure in it: " + failed_ + ")";
+      }
+      throw StoreError(message);
+    }
+  }
+
+  pqxx::result exec_prepared(const std::string& name,
+                             const std::vector<std::optional<std::string>>& params) {
+    std::vector<const char*> values;
+    values.reserve(params.size());
+    for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+    return guarded(
+        [&] { return tx_->exec_prepared(name, pqxx::prepare::make_dynamic_params(values)); });
+  }
+
+ private:
+  static std::string version_text(int num) {
+    return std::to_string(num / 10000) + "." + std::to_string(num % 10000);
+  }
+  StoreConnectionLost lost(const std::string& why, bool committing) const {
+    return StoreConnectionLost(
+        "lost the connection to " + described_ + " (" + first_line(why) + "); " +
+        (committing ? "it broke during COMMIT, so whether the transaction was committed is unknown"
+                    : "the open transaction, if any, was not committed"));
+  }
+  std::string lock_holder(std::int64_t key);
+
+  PgWhere where_;
+  std::string described_;
+  ConnectOptions options_;
+  std::unique_ptr<pqxx::connection> conn_;
+  std::unique_ptr<QuietNotices> quiet_;
+  std::unique_ptr<pqxx::nontransaction> tx_;
+  std::map<std::string, std::string> prepared_;  // translated SQL → statement name
+  int statements_ = 0;                           // names given, failed preparations too
+  std::string failed_;  // the first statement error of the open transaction
+};
+
+void PgConnection::begin_write(const std::string& work, const std::optional<std::string>& account) {
+  const std::int64_t db_key = advisory_lock_key("");
+  const std::int64_t key = account ? advisory_lock_key("account:" + *account) : db_key;
+  std::string sql = "BEGIN; SET LOCAL lock_timeout = " +
+                    std::to_string(std::max<long long>(1, options_.busy_timeout.count())) +
+                    "; SET LOCAL application_name = " + conn_->quote("gpubill " + work) + "; ";
+  sql += account ? "SELECT pg_advisory_xact_lock_shared(" + std::to_string(db_key) +
+                       "), pg_advisory_xact_lock(" + std::to_string(key) + ")"
+                 : "SELECT pg_advisory_xact_lock(" + std::to_string(db_key) + ")";
+  sql += "; SET LOCAL lock_timeout = DEFAULT";
+  failed_.clear();
+  try {
+    tx_->exec(sql);
+  } catch (const pqxx::sql_error& e) {
+    rollback();
+    if (session_gone(e.sqlstate())) throw lost(e.what(), false);
+    if (e.sqlstate() != "55P03") {
+      throw StoreError(described_ + ": cannot begin a write transaction: " + first_line(e.what()));
+    }
+    std::string holder = lock_holder(db_key);
+    if (holder.empty() && key != db_key) holder = lock_holder(key);
+    throw StoreError(described_ + " is being written by " +
+                     (holder.empty() ? std::string("another connection") : holder) +
+                     "; gave up waiting after the busy timeout (GPUBILL_BUSY_TIMEOUT, seconds)");
+  } catch (const pqxx::broken_connection& e) {
+    throw lost(e.what(), false);
+  }
+}
+
+// "a replay (server process 123, client local) since 2026-12-03 10:00:00 UTC", or "".
+std::string PgConnection::lock_holder(std::int64_t key) {
+  const auto u = static_cast<std::uint64_t>(key);
+  const std::string sql =
+      "SELECT a.pid, coalesce(a.application_name, ''), coalesce(a.client_addr::text, 'local'), "
+      "coalesce(to_char(a.xact_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), '') "
+      "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
+      "AND l.granted AND l.classid = " +
+      std::to_string(u >> 32) + " AND l.objid = " + std::to_string(u & 0xffffffffu) +
+      " AND l.objsubid = 1 LIMIT 1";
+  try {
+    const auto r = tx_->exec(sql);
+    if (r.empty()) return "";
+    std::string app = r[0][1].c_str();
+    if (app.starts_with("gpubill ")) app = app.substr(8);
+    return "a " + (app.empty() ? std::string("connection") : app) + " (server process " +
+           r[0][0].c_str() + ", client " + r[0][2].c_str() + ")" +
+           (r[0][3].size() ? std::string(" since ") + r[0][3].c_str() + " UTC" : std::string());
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+void PgConnection::commit() {
+  if (!failed_.empty()) {
+    const std::string why = failed_;
+    rollback();
+    throw StoreError(described_ +
+                     ": the transaction was rolled back, not committed: a statement "
+                     "in it failed (" +
+                     why + ")");
+  }
+  // A COMMIT of a transaction in which a statement failed answers ROLLBACK without an error:
+  // failed_ (every statement runs through guarded()) catches that case above.
+  guarded([&] { return tx_->exec("COMMIT"); }, "COMMIT");
+}
+
+void PgStatement::bind_blob(int index, std::string_view bytes) {
+  static const char* hex = "0123456789abcdef";
+  std::string text = "\\x";
+  text.reserve(2 + bytes.size() * 2);
+  for (unsigned char b : bytes) {
+    text += hex[b >> 4];
+    text += hex[b & 15];
+  }
+  slot(index) = std::move(text);
+}
+
+void PgStatement::execute() {
+  if (!noop_) result_ = c_.exec_prepared(name_, params_);
+  executed_ = true;
+  row_ = 0;
+}
+
+bool PgStatement::step() {
+  if (!executed_) {
+    execute();
+  } else if (row_ < result_.size()) {
+    ++row_;
+  }
+  return row_ < result_.size();
+}
+
+int PgStatement::run() {
+  execute();
+  return static_cast<int>(noop_ ? 0 : result_.affected_rows());
+}
+
+std::int64_t PgStatement::get_int(int index) const {
+  const auto f = field(index);
+  if (f.is_null()) return 0;
+  const std::string_view text(f.c_str(), f.size());
+  if (text == "t") return 1;
+  if (text == "f") return 0;
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw StoreError("column " + column_name(index) + " holds '" + std::string(text) +
+                     "', not an integer");
+  }
+  return v;
+}
+
+std::string PgStatement::get_blob(int index) const {
+  const auto f = field(index);
+  if (f.is_null()) return {};
+  return pqxx::binarystring(f).str();
+}
+
+}  // namespace
+
+std::unique_ptr<Connection> open_postgres(const std::string& url, const ConnectOptions& options) {
+  return std::make_unique<PgConnection>(parse_url(url), options);
+}
+
+}  // namespace gpubill::store
+
+#else  // !GPUBILL_HAVE_POSTGRES
+
+#include "gpubill/base/errors.hpp"
+
+namespace gpubill::store {
+
+std::unique_ptr<Connection> open_postgres(const std::string& url, const ConnectOptions&) {
+  throw StoreError("cannot open '" + redact_target(url) +
+                   "': this gpubill was built without PostgreSQL (GPUBILL_POSTGRES=OFF)");
+}
+
+}  // namespace gpubill::store
+
+#endif

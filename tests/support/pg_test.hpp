@@ -1,0 +1,84 @@
+// The PostgreSQL server of the [postgres] tests and a fresh database on it per test.
+//
+// The server: GPUBILL_TEST_PG_URL when set (any server; the fault tests need the pg_hba.conf
+// of scripts/pg_cluster.sh), else the cluster the CTest fixture started (GPUBILL_TEST_PG_CLUSTER,
+// its state directory). When that fixture found no server binaries the test exits 77, which
+// CTest reports as skipped, with the reason on its output; a fixture that failed otherwise
+// fails the test. The tests are tagged [.][postgres]: hidden from a plain run of gpubill_tests,
+// run with `gpubill_tests "[postgres]"` or by CTest.
+#pragma once
+
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "store/connection.hpp"
+
+namespace gpubill::testing {
+
+inline std::string pg_server_url() {
+  if (const char* url = std::getenv("GPUBILL_TEST_PG_URL"); url && *url) return url;
+  const char* state = std::getenv("GPUBILL_TEST_PG_CLUSTER");
+  if (!state || !*state) {
+    FAIL(
+        "no PostgreSQL server: set GPUBILL_TEST_PG_URL (scripts/pg_cluster.sh start DIR prints "
+        "one)");
+  }
+  std::string url;
+  if (std::ifstream in(std::string(state) + "/url"); in && std::getline(in, url) && !url.empty()) {
+    return url;
+  }
+  std::string reason;
+  if (std::ifstream skip(std::string(state) + "/skip"); skip && std::getline(skip, reason)) {
+    std::cout << "skipped: " << reason << std::endl;
+    std::_Exit(77);
+  }
+  FAIL("the PostgreSQL test cluster did not start (see the test 'postgres cluster: start')");
+  return {};
+}
+
+// `url` with one more query parameter (libpq: a later parameter overrides an earlier one).
+inline std::string with_param(const std::string& url, const std::string& param) {
+  return url + (url.find('?') == std::string::npos ? "?" : "&") + param;
+}
+
+// A new, empty database on the test server, dropped when this goes.
+class PgDatabase {
+ public:
+  PgDatabase() : name_(next_name()) {
+    admin_ = store::Connection::open(pg_server_url());
+    admin_->exec_native("CREATE DATABASE " + name_);
+    url_ = with_param(pg_server_url(), "dbname=" + name_);
+  }
+  ~PgDatabase() {
+    try {
+      admin_->exec_native("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+    } catch (...) {
+    }
+  }
+  PgDatabase(const PgDatabase&) = delete;
+  PgDatabase& operator=(const PgDatabase&) = delete;
+
+  const std::string& url() const { return url_; }
+  const std::string& name() const { return name_; }
+  std::unique_ptr<store::Connection> open(const store::ConnectOptions& o = {}) const {
+    return store::Connection::open(url_, o);
+  }
+  store::Connection& admin() { return *admin_; }
+
+ private:
+  static std::string next_name() {
+    static std::atomic<int> counter{0};
+    return "gpubill_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter);
+  }
+  std::string name_, url_;
+  std::unique_ptr<store::Connection> admin_;
+};
+
+}  // namespace gpubill::testing
