@@ -14,6 +14,7 @@
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/catalog/catalog_offers.hpp"
 #include "gpubill/catalog/offer_summary.hpp"
+#include "gpubill/store/target.hpp"
 #include "gpubill/catalog/provenance.hpp"
 #include "gpubill/quote/quote.hpp"
 #include "output.hpp"
@@ -490,6 +491,9 @@ Database Globals::open_database(Access access) const {
     ensure_bundled_catalog(db);
     return db;
   }
+  // A server's database is not a file: the store says what it can do with it (never the
+  // password).
+  if (is_postgres_url(path)) return Database::open(path, options);
   std::error_code ec;
   const bool exists = std::filesystem::exists(path, ec);
   if (!exists && named && access == Access::read) {

@@ -193,8 +193,8 @@ class Connection::StatementImpl {
   virtual std::string column_name(int index) const = 0;
 };
 
-// The backends, for Connection::open (connection_sqlite.cpp, connection_pg.cpp).
+// The SQLite backend, for Connection::open (connection_sqlite.cpp); the PostgreSQL one is a
+// module of its own (postgres_module.hpp).
 std::unique_ptr<Connection> open_sqlite(const std::string& path, const ConnectOptions& options);
-std::unique_ptr<Connection> open_postgres(const std::string& url, const ConnectOptions& options);
 
 }  // namespace gpubill::store
