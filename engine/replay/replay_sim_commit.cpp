@@ -144,7 +144,8 @@ std::optional<std::string> Account::commit(Sim& sim, const UsageEvent& ev, std::
     if (type) c.family = type->family;
   }
   c.count = *ev.count;
-  c.start = to_seconds(ev.start.value_or(ev.time));
+  // The term starts on a clock hour: `start`, else the first one at or after the purchase.
+  c.start = ev.start ? to_seconds(*ev.start) : (to_seconds(ev.time) + kHour - 1) / kHour * kHour;
   if (c.start % kHour != 0) return "a commitment's term starts on a clock hour (UTC)";
   c.term_months = r.term_months;
   c.end = c.start + commitment_term_hours(r.term_months) * kHour;

@@ -131,3 +131,22 @@ TEST_CASE("A commit event in a CSV log, with a later start", "[replay][commitmen
   CHECK(fx.count("SELECT period_start FROM charge WHERE kind = 'commitment_purchase'") ==
         1764583200);  // 2025-12-01T10:00:00Z, the term's start
 }
+
+// A purchase in the middle of an hour starts its term at the next clock hour (UTC): bought at
+// 09:20, the term runs from 10:00; the instance's 09:20–10:00 is on demand, 10:00–11:00 covered.
+TEST_CASE("A commitment bought mid-hour starts at the next clock hour", "[replay][commitments]") {
+  ReplayFixture fx;
+  const auto r = fx.replay_text(
+      R"({"id":"ri-1","time":"2025-12-01T09:20:00Z","type":"commit","account":"acme","provider":"aws","region":"us-east-1","instance_type":"g4dn.xlarge","term":"1y","payment":"all_upfront","class":"standard","count":1})"
+      "\n"
+      R"({"id":"c1","time":"2025-12-01T09:20:00Z","type":"create","account":"acme","instance":"a","provider":"aws","region":"us-east-1","instance_type":"g4dn.xlarge","mode":"payg"})"
+      "\n",
+      until("2025-12-01T11:00:00Z"));
+  CHECK(r.rejected == 0);
+  CHECK(fx.count("SELECT period_start FROM charge WHERE kind = 'commitment_purchase'") ==
+        1764583200);  // 2025-12-01T10:00:00Z
+  CHECK(fx.count("SELECT period_end FROM charge WHERE kind = 'commitment_purchase'") ==
+        1764583200 + 8760 * 3600);
+  CHECK(sum_of(fx, "quantity", "commitment_covered") == Decimal(3600));
+  CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE kind = 'commitment_unused'") == 0);
+}

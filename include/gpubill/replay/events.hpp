@@ -47,7 +47,8 @@ struct DiskSpec {
 //   renew           instance, months
 //   set_auto_renew  instance, auto_renew
 //   commit          provider, region, instance_type or gpu (the commitment's scope), term,
-//                   payment, count; class (an AWS RI's offering class), start (default: time).
+//                   payment, count; class (an AWS RI's offering class), start (on a clock hour;
+//                   default: the first at or after time).
 //                   The event's id names the commitment.
 struct UsageEvent {
   std::string id;  // unique within the account
