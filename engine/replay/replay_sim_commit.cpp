@@ -56,6 +56,9 @@ Decimal amortised_hourly(const Commitment& c) {
          c.hourly;
 }
 
+// Where a commitment's fee and unused rows go among an hour's rows: after the covered ones.
+constexpr std::size_t kAfterCovers = std::size_t{1} << 40;
+
 ChargeRow commitment_row(const std::string& account, const Commitment& c, const char* kind) {
   ChargeRow row;
   row.account = account;
@@ -270,7 +273,7 @@ void Account::apply_commitments(Sim& sim, Seconds e) {
       fee.billed = fee.exact;
       fee.effective = Decimal{};  // amortised onto the hour's covered and unused rows
       fee.note = commitment_text(c) + ": the hourly fee, billed every hour of the term used or not";
-      charge(sim, fee, e, 0, "charge");
+      covered_rows_.emplace_back(kAfterCovers + 2 * k, std::move(fee));
     }
     if (left > 0) {
       ChargeRow unused = commitment_row(name, c, "commitment_unused");
@@ -285,9 +288,11 @@ void Account::apply_commitments(Sim& sim, Seconds e) {
                     (c.flexible ? quarters_text(capacity) : std::to_string(capacity / 4)) + " " +
                     unused.unit + " unused this hour (use it or lose it); amortised " +
                     money_text(amortised, c.currency) + " per unit-hour";
-      charge(sim, unused, e, 0, "charge");
+      covered_rows_.emplace_back(kAfterCovers + 2 * k + 1, std::move(unused));
     }
   }
+  // The hour's rows follow its settlements (process_hour_end writes them); with none at e, now.
+  if (next_hour_end_ != e) write_covered_rows(sim, e, {});
 }
 
 void Account::write_covers(Sim&, Meter& m, Seconds e, const PriceRow& price,
@@ -338,7 +343,8 @@ void Account::write_covered_rows(Sim& sim, Seconds e, const std::vector<Meter*>&
       m->run.balance_after = balance_of(*m->owner).amount;
     }
   }
-  // In the order the commitments covered them (meters settle in no fixed order).
+  // In the order the commitments covered them (meters settle in no fixed order), then each
+  // commitment's fee and unused rows.
   std::sort(covered_rows_.begin(), covered_rows_.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [j, row] : covered_rows_) charge(sim, row, e, 0, "charge");

@@ -93,6 +93,14 @@ TEST_CASE("aws RI: four concurrent m4.xlarge for an hour under one RI: 1 h cover
   CHECK(ri_count_rows(ex, "commitment_unused") == 0);
   CHECK(ex.billed("acme", "compute") == dec("0.60"));
   CHECK(ex.billed("acme") == dec("0.72"));
+  // The month's statement: the balance movements add up, each at the balance replay recorded
+  // (the hour's settlements first, then the covered credit and the fee).
+  const auto bill = ex.cli("bill --account acme --month 2025-12 --format json");
+  REQUIRE(bill.status == 0);
+  const auto balances = nlohmann::json::parse(bill.output).at("balances");
+  REQUIRE(balances.size() == 1);
+  CHECK(balances[0].at("reconciles") == true);
+  CHECK(dec(balances[0].at("closing")) == dec("-0.72"));
 }
 
 // Four m4.xlarge, 900 s each one after another in 10:00–11:00: 4 × 900 = 3600 s, all within the

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpubill/base/decimal.hpp"
+#include "gpubill/ledger/ledger.hpp"
 #include "replay_fixture.hpp"
 
 using namespace gpubill;
@@ -62,6 +63,12 @@ TEST_CASE("A log with a commitment: covered, unused and fee rows as worked out b
         1764565200);  // 2025-12-01T05:00:00Z
   // Covered at the on-demand rate: 34200 s × 0.526 / 3600 = 4.997 USD offset.
   CHECK(sum_of(fx, "total_exact", "commitment_covered") == Decimal::parse("-4.997"));
+  // The balance movements add up and each shows the balance replay recorded: at an hour end the
+  // settlements first, then the covered credits and the fee.
+  const auto s = monthly_statement(fx.db(), "acme", 2025, 12, Calendar("UTC"));
+  REQUIRE(s.balances.size() == 1);
+  CHECK(s.balances[0].reconciles);
+  CHECK(s.balances[0].movements > 19);
 }
 
 TEST_CASE("A log with a commitment replayed in two parts equals it whole, at every split",
