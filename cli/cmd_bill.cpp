@@ -306,6 +306,40 @@ std::string optional_instant_text(const std::optional<Instant>& t) {
   return t ? format_instant(*t) : "";
 }
 
+// explain's catalog rows of a prepaid term discount and of a commitment.
+Table discount_table(const DiscountRowInfo& d) {
+  return record_table({{"id", std::to_string(d.id), Kind::integer},
+                       {"provider", d.provider},
+                       {"family", d.family.empty() ? "*" : d.family},
+                       {"mode", d.mode},
+                       {"min_months", std::to_string(d.min_months), Kind::integer},
+                       {"max_months", std::to_string(d.max_months), Kind::integer},
+                       {"factor", d.factor.to_string()},
+                       {"effective_from", format_instant(d.effective_from)},
+                       {"effective_to", optional_instant_text(d.effective_to)},
+                       {"source", d.source},
+                       {"as_of", d.as_of}});
+}
+
+Table commitment_table(const CommitmentRowInfo& k) {
+  return record_table({{"id", std::to_string(k.id), Kind::integer},
+                       {"provider", k.provider},
+                       {"subject_kind", k.subject_kind},
+                       {"subject", k.subject},
+                       {"region", k.region.empty() ? "*" : k.region},
+                       {"program", k.program},
+                       {"class", k.offering_class},
+                       {"term_months", std::to_string(k.term_months), Kind::integer},
+                       {"payment", k.payment},
+                       {"upfront", k.upfront.to_string()},
+                       {"hourly", k.hourly.to_string()},
+                       {"currency", k.currency.to_string()},
+                       {"effective_from", format_instant(k.effective_from)},
+                       {"effective_to", optional_instant_text(k.effective_to)},
+                       {"source", k.source},
+                       {"as_of", k.as_of}});
+}
+
 int run_explain(const Globals& globals, const ExplainArgs& args) {
   auto db = globals.open_database(Access::read);
   const auto x = explain_charge(db, args.charge_id);
@@ -375,21 +409,8 @@ int run_explain(const Globals& globals, const ExplainArgs& args) {
              {"source", p.source},
              {"as_of", p.as_of}}));
   }
-  if (x.discount) {
-    const auto& d = *x.discount;
-    sections.emplace_back("discount row",
-                          record_table({{"id", std::to_string(d.id), Kind::integer},
-                                        {"provider", d.provider},
-                                        {"family", d.family.empty() ? "*" : d.family},
-                                        {"mode", d.mode},
-                                        {"min_months", std::to_string(d.min_months), Kind::integer},
-                                        {"max_months", std::to_string(d.max_months), Kind::integer},
-                                        {"factor", d.factor.to_string()},
-                                        {"effective_from", format_instant(d.effective_from)},
-                                        {"effective_to", optional_instant_text(d.effective_to)},
-                                        {"source", d.source},
-                                        {"as_of", d.as_of}}));
-  }
+  if (x.discount) sections.emplace_back("discount row", discount_table(*x.discount));
+  if (x.commitment) sections.emplace_back("commitment row", commitment_table(*x.commitment));
   Table events;
   events.columns = {int_column("seq"), {"time"}, {"type"}, {"id"}, {"source"}, {"payload"}};
   for (const auto& e : x.events) {

@@ -13,6 +13,8 @@
 #include "base/json_text.hpp"
 #include "gpubill/base/csv.hpp"
 #include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/commitment.hpp"
+#include "gpubill/rules/commitment_rules.hpp"
 #include "ledger/focus_amortisation.hpp"
 #include "ledger/focus_cells.hpp"
 #include "ledger/focus_map.hpp"
@@ -59,6 +61,16 @@ struct SkuKey {
            instance_type == c.instance_type && region == c.region && mode == c.mode &&
            kind == c.kind;
   }
+};
+
+// What a commitment_price row says about the commitments bought from it (rules of
+// gpubill/rules/commitment_rules.hpp): FOCUS's CommitmentDiscountType and Unit.
+struct CommitmentFacts {
+  std::string type;  // "Reserved Instance", "Committed Use Discount", "Savings Plan"
+  std::string unit;  // "Seconds", "GPU-Seconds", "NormalizedUnit-Seconds"
+  bool flexible = false;
+  std::int64_t weight = 4;  // quarter normalized units per second of one unit
+  std::int64_t term_hours = 0;
 };
 
 // Catalog and event facts looked up once per provider, zone, region, price row or event.
@@ -120,6 +132,40 @@ class Facts {
   // The SKU of a line, made once per stored charge row (an export writes each of its hours).
   const Sku& sku(const ChargeLine& c);
 
+  // The commitment_price row `id` (a commitment row's discount_id).
+  const CommitmentFacts& commitment(std::int64_t id) {
+    auto it = commitments_.find(id);
+    if (it != commitments_.end()) return it->second;
+    CommitmentFacts f;
+    SQLite::Statement q(db_,
+                        "SELECT c.provider, c.program, c.subject_kind, c.subject, c.term_months, "
+                        "COALESCE((SELECT family FROM instance_type t WHERE t.provider = "
+                        "c.provider AND t.id = c.subject), '') FROM commitment_price c WHERE "
+                        "c.id = ?");
+    q.bind(1, static_cast<int64_t>(id));
+    if (q.executeStep()) {
+      const std::string program = q.getColumn(1).getString();
+      const bool per_gpu = q.getColumn(2).getString() == "gpu";
+      const std::string subject = q.getColumn(3).getString();
+      f.type = program == "reserved_instance" ? "Reserved Instance"
+               : program == "savings_plan"    ? "Savings Plan"
+                                              : "Committed Use Discount";
+      f.flexible = !per_gpu && rules::ri_size_flexible(q.getColumn(0).getString(), program,
+                                                       q.getColumn(5).getString(), subject);
+      f.weight = f.flexible ? rules::normalization_quarters(subject) : 4;
+      f.unit = per_gpu ? "GPU-Seconds" : f.flexible ? "NormalizedUnit-Seconds" : "Seconds";
+      f.term_hours = commitment_term_hours(q.getColumn(4).getInt());
+    }
+    return commitments_.emplace(id, std::move(f)).first->second;
+  }
+
+  // The id of an input event (empty for an unknown seq).
+  std::string event_id(std::int64_t seq) {
+    SQLite::Statement q(db_, "SELECT id FROM event WHERE seq = ?");
+    q.bind(1, static_cast<int64_t>(seq));
+    return q.executeStep() ? q.getColumn(0).getString() : std::string();
+  }
+
   // When an input event happened (nullopt for an unknown seq).
   std::optional<Instant> event_time(std::int64_t seq) {
     SQLite::Statement q(db_, "SELECT time FROM event WHERE seq = ?");
@@ -135,6 +181,7 @@ class Facts {
   std::map<std::pair<std::string, std::string>, Cell> regions_;
   std::map<std::pair<std::string, std::int64_t>, std::optional<PriceIdentity>> prices_;
   std::unordered_map<std::int64_t, std::pair<SkuKey, Sku>> skus_;  // by charge id
+  std::map<std::int64_t, CommitmentFacts> commitments_;            // by commitment_price id
   std::deque<Sku> others_;  // of lines whose id was met with other fields
 };
 
@@ -211,6 +258,13 @@ struct RowValues {
   std::optional<Pricing> pricing;
   Cell consumed_quantity, consumed_unit;
   std::string description;
+  // The CommitmentDiscount* columns of a commitment's row (commitment_cells).
+  struct Commitment {
+    std::string id, name, type;
+    Cell status, unit;
+    std::optional<Decimal> quantity;
+  };
+  std::optional<Commitment> commitment;
 };
 
 // "GN8.LARGE56 compute settlement (payg)".
@@ -287,6 +341,60 @@ LineFacts line_facts(const ChargeLine& c, Facts& facts, bool usage) {
   return f;
 }
 
+// The CommitmentDiscount* columns of a commitment's row (FOCUS 1.2 columns/commitmentdiscount*.md):
+// its id (<provider>/<account>/<commitment id>) and name (the commit event's id), category Usage,
+// type from the program, and its quantity in the commitment's unit: a purchase the term's
+// seconds × count (× the normalization factor for a size-flexible RI), an hourly fee one hour's,
+// a covered row the seconds it consumed (× the covered size's factor), an unused row what is
+// left of the hour; status Used on covered rows, Unused on unused rows.
+RowValues::Commitment commitment_cells(const ChargeLine& c, Facts& facts) {
+  RowValues::Commitment out;
+  const CommitmentFacts& f = facts.commitment(c.discount_id.value_or(0));
+  const bool covered = c.kind == "commitment_covered";
+  const std::string id =
+      covered && !c.event_seqs.empty() ? facts.event_id(c.event_seqs.front()) : c.instance;
+  out.id = c.provider + "/" + c.account + "/" + id;
+  out.name = id;
+  out.type = f.type;
+  out.unit = f.unit;
+  const Decimal quarter = Decimal::parse("0.25");
+  const Decimal factor = Decimal(f.weight) * quarter;
+  if (c.kind == "commitment_purchase") {
+    out.quantity = c.quantity * Decimal(f.term_hours * 3600) * factor;
+  } else if (c.kind == "commitment_fee") {
+    out.quantity = c.quantity * Decimal(3600) * factor;
+  } else if (c.kind == "commitment_unused") {
+    out.quantity = c.quantity;
+    out.status = "Unused";
+  } else if (covered) {
+    out.quantity =
+        f.flexible ? c.quantity * Decimal(rules::normalization_quarters(c.instance_type)) * quarter
+                   : c.quantity;
+    out.status = "Used";
+  }
+  return out;
+}
+
+template <typename Out>
+void put_commitment(Out& o, const RowValues& v) {
+  if (!v.commitment) {
+    for (int i = 0; i < 7; ++i) o.null();
+    return;
+  }
+  const auto& k = *v.commitment;
+  o.text("Usage");  // CommitmentDiscountCategory: usage-based (AWS RIs, Google resource CUDs)
+  o.text(k.id);     // CommitmentDiscountId
+  o.text(k.name);   // CommitmentDiscountName
+  if (k.quantity) {
+    o.decimal(*k.quantity);  // CommitmentDiscountQuantity
+  } else {
+    o.null();
+  }
+  o.text_or_null(k.status.value_or(""));                  // CommitmentDiscountStatus
+  o.text(k.type);                                         // CommitmentDiscountType
+  o.text_or_null(k.quantity ? k.unit.value_or("") : "");  // CommitmentDiscountUnit
+}
+
 // The cells of one row, in focus_columns() order, handed to `o` one at a time: o.null(),
 // o.text(s) (a text, kept even when empty), o.text_or_null(s), o.decimal(d), o.instant(t),
 // o.integer(n), o.integers(list) ("3,4,7"; null when empty). FocusRowCells keeps them as strings
@@ -320,7 +428,7 @@ void put_cells(Out& o, const ChargeLine& c, const LineFacts& f, const RowValues&
   o.text(v.cls.frequency);                                   // ChargeFrequency
   o.instant(v.end);                                          // ChargePeriodEnd
   o.instant(v.start);                                        // ChargePeriodStart
-  for (int i = 0; i < 7; ++i) o.null();                      // CommitmentDiscount* (7 columns)
+  put_commitment(o, v);                                      // CommitmentDiscount* (7 columns)
   if (v.consumed_quantity) {                                 // ConsumedQuantity
     o.text(*v.consumed_quantity);
   } else {
@@ -338,12 +446,14 @@ void put_cells(Out& o, const ChargeLine& c, const LineFacts& f, const RowValues&
   o.text(f.provider->name);              // InvoiceIssuerName
   o.decimal(v.list_cost);                // ListCost
   unit_price();                          // ListUnitPrice
-  o.text(pricing_category(c.mode));      // PricingCategory
-  o.text(ccy);                           // PricingCurrency
-  unit_price();                          // PricingCurrencyContractedUnitPrice
-  o.decimal(v.effective);                // PricingCurrencyEffectiveCost
-  unit_price();                          // PricingCurrencyListUnitPrice
-  if (priced) {                          // PricingQuantity, PricingUnit
+  // PricingCategory: a commitment's purchase is Standard (FOCUS appendix, commitment discounts).
+  o.text(c.kind == "commitment_purchase" || c.kind == "commitment_fee" ? std::string("Standard")
+                                                                       : pricing_category(c.mode));
+  o.text(ccy);             // PricingCurrency
+  unit_price();            // PricingCurrencyContractedUnitPrice
+  o.decimal(v.effective);  // PricingCurrencyEffectiveCost
+  unit_price();            // PricingCurrencyListUnitPrice
+  if (priced) {            // PricingQuantity, PricingUnit
     o.decimal(v.pricing->quantity);
     o.text(v.pricing->unit);
   } else {
@@ -498,6 +608,7 @@ class RowStream {
     v.effective = amortise ? Decimal{} : v.billed;
     v.exact_cost = c.exact_amount;
     v.rounding_amount = split ? Decimal{} : c.rounding;
+    if (is_commitment(c.kind)) commitment_values(c, split, v);
     v.description = describe(f.sku->head, c, v, "");
     emit(c, f, v);
 
@@ -510,12 +621,31 @@ class RowStream {
       r.billing = v.billing;
       r.billed = r.effective = r.list_cost = c.rounding;
       r.rounding_amount = c.rounding;
+      if (v.commitment) {  // related to the commitment, but neither Usage nor Purchase
+        r.commitment = v.commitment;
+        r.commitment->status.reset();
+        r.commitment->quantity.reset();
+      }
       r.description = describe(
           f.sku->head, c, r,
           " rounding to the billed " + c.billed_amount.to_string() + " " + c.currency.to_string());
       emit(c, f, r);
     }
     if (amortise) queue(c, std::move(f), *v.pricing, v.billed);
+  }
+
+  // A commitment's row: its amortised cost (replay's effective_amount, less the rounding when a
+  // row of its own carries that) and its CommitmentDiscount* cells. An unused row consumed
+  // nothing (ConsumedQuantity null); a covered row offsets usage its settlement row consumed (0).
+  void commitment_values(const ChargeLine& c, bool split, RowValues& v) {
+    v.commitment = commitment_cells(c, facts_);
+    if (c.effective_amount) v.effective = *c.effective_amount - (split ? c.rounding : Decimal{});
+    if (c.kind == "commitment_unused") {
+      v.consumed_quantity.reset();
+      v.consumed_unit.reset();
+    } else if (c.kind == "commitment_covered") {
+      v.consumed_quantity = "0";
+    }
   }
 
   // The amortised hours left, once every line is out.

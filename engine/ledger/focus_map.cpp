@@ -16,6 +16,9 @@ using focus_amortisation::quantum_for_factor;
 
 Classification classify(std::string_view kind) {
   if (kind == "settlement" || kind == "minimum_charge") return {"Usage", "Usage-Based"};
+  if (kind == "commitment_covered" || kind == "commitment_unused") return {"Usage", "Usage-Based"};
+  if (kind == "commitment_purchase") return {"Purchase", "One-Time"};
+  if (kind == "commitment_fee") return {"Purchase", "Recurring"};
   if (kind == "auto_renewal") return {"Purchase", "Recurring"};
   if (kind == "sustained_use_discount") return {"Credit", "Recurring"};
   if (kind == "prepaid_order" || kind == "renewal" || kind == "upgrade" || kind == "refund") {
@@ -94,6 +97,16 @@ Pricing one_unit_of(Decimal amount) {
 Pricing pricing_of(const ChargeLine& c) {
   using ledger_rows::per_second_of_hourly;
   using ledger_rows::unit_prefix;
+  if (c.kind == "commitment_unused") return {"Units", Decimal{}, Decimal(1), Decimal{}};
+  if (c.kind == "commitment_covered") {
+    // The on-demand usage it offsets, at its price: a negative quantity and cost.
+    ChargeLine usage = c;
+    usage.kind = "settlement";
+    Pricing p = pricing_of(usage);
+    p.quantity = -p.quantity;
+    p.list_cost = -p.list_cost;
+    return p;
+  }
   if (c.kind == "minimum_charge") {
     // The top-up to the policy's minimum per instance lifetime: one Instance at that amount.
     auto p = one_unit_of(c.exact_amount);

@@ -26,6 +26,11 @@ bool covers_future_use(std::string_view kind) noexcept;
 // Committed, anything else Other.
 std::string pricing_category(std::string_view mode);
 
+// A commitment's own rows (commitment_purchase, _fee, _covered, _unused; replay_sim_commit.cpp).
+inline bool is_commitment(std::string_view kind) noexcept {
+  return kind.starts_with("commitment_");
+}
+
 // The FOCUS UnitFormat name of a gpubill unit: "second" → "Seconds", "gb_hour" → "GB-Hours",
 // "gpu_second" → "GPU-Seconds", "month" → "Months"; bandwidth, metered in Mbps × seconds, is
 // megabits of capacity: "mbps_second" → "Mb", "mbps_hour" → "3600 Mb" (an Mbps-hour).

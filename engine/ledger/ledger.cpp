@@ -44,7 +44,7 @@ const char* const kChargeColumns =
     "id, account, instance, provider, region, instance_type, component, kind, mode, "
     "period_start, period_end, repeat, quantity, unit, unit_price, price_unit, exact_amount, "
     "billed_amount, rounding, total_exact, total_billed, currency, price_id, policy_id, "
-    "discount_id, event_seqs, note";
+    "discount_id, event_seqs, note, effective_amount";
 
 Decimal decode_decimal(const std::string& text, const std::string& what) {
   if (auto d = Decimal::try_parse(text)) return *d;
@@ -119,6 +119,9 @@ ChargeLine read_charge(SQLite::Statement& q) {
   c.discount_id = optional_int(q.getColumn(24));
   c.event_seqs = parse_seqs(q.getColumn(25).getString(), c.id);
   c.note = q.getColumn(26).getString();
+  if (!q.getColumn(27).isNull()) {
+    c.effective_amount = decode_decimal(q.getColumn(27).getString(), at + "effective_amount");
+  }
   return c;
 }
 

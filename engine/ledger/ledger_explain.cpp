@@ -5,6 +5,7 @@
 
 #include "catalog/catalog_store.hpp"
 #include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/commitment.hpp"
 #include "gpubill/ledger/ledger.hpp"
 #include "gpubill/rules/rules.hpp"
 #include "ledger/ledger_rows.hpp"
@@ -118,6 +119,35 @@ std::optional<DiscountRowInfo> read_discount(SQLite::Database& db, std::int64_t 
   d.source = q.getColumn(9).getString();
   d.as_of = q.getColumn(10).getString();
   return d;
+}
+
+std::optional<CommitmentRowInfo> read_commitment(SQLite::Database& db, std::int64_t id) {
+  SQLite::Statement q(
+      db,
+      "SELECT id, provider, subject_kind, subject, region, program, offering_class, "
+      "term_months, payment, upfront, hourly, currency, effective_from, "
+      "effective_to, source, as_of FROM commitment_price WHERE id = ?");
+  q.bind(1, static_cast<int64_t>(id));
+  if (!q.executeStep()) return std::nullopt;
+  CommitmentRowInfo r;
+  r.id = q.getColumn(0).getInt64();
+  const std::string at = "commitment_price " + std::to_string(r.id) + ": ";
+  r.provider = q.getColumn(1).getString();
+  r.subject_kind = q.getColumn(2).getString();
+  r.subject = q.getColumn(3).getString();
+  r.region = q.getColumn(4).getString();
+  r.program = q.getColumn(5).getString();
+  r.offering_class = q.getColumn(6).getString();
+  r.term_months = q.getColumn(7).getInt();
+  r.payment = q.getColumn(8).getString();
+  r.upfront = decode_decimal(q.getColumn(9).getString(), at + "upfront");
+  r.hourly = decode_decimal(q.getColumn(10).getString(), at + "hourly");
+  r.currency = decode_currency(q.getColumn(11).getString(), at + "currency");
+  r.effective_from = instant_of(q.getColumn(12).getInt64());
+  r.effective_to = optional_instant(q.getColumn(13));
+  r.source = q.getColumn(14).getString();
+  r.as_of = q.getColumn(15).getString();
+  return r;
 }
 
 std::vector<EventInfo> read_events(SQLite::Database& db, const std::vector<std::int64_t>& seqs) {
@@ -504,6 +534,79 @@ void derive_minimum_charge(ChargeExplanation& x, const BillingPolicy& policy,
   x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
 }
 
+// A commitment's row (engine/replay/replay_sim_commit.cpp): its purchase is count × the upfront,
+// its hourly fee count × the hourly fee, a covered row the on-demand usage record of the seconds
+// it covers, negated (rules::usage_record), an unused row bills nothing; each row's effective
+// (amortised) cost is its share of the commitment's hour.
+void derive_commitment_amounts(ChargeExplanation& x, const CommitmentRowInfo& k,
+                               const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  if (c.kind == "commitment_purchase" || c.kind == "commitment_fee") {
+    const bool purchase = c.kind == "commitment_purchase";
+    const Decimal each = purchase ? k.upfront : k.hourly;
+    const Decimal exact = each * c.quantity;
+    x.arithmetic.push_back(std::string(purchase ? "upfront " : "hourly fee ") + each.to_string() +
+                           ccy + " × " + c.quantity.to_string() + " = " + exact.to_string() + ccy +
+                           (purchase ? " at purchase, amortised over the term's " +
+                                           std::to_string(commitment_term_hours(k.term_months)) +
+                                           " h on its covered and unused rows"
+                                     : " for the hour, used or not"));
+    expect_equal(x, "unit_price", each, c.unit_price);
+    expect_equal(x, "exact_amount", exact, c.exact_amount);
+    expect_equal(x, "billed_amount", exact, c.billed_amount);
+  } else if (c.kind == "commitment_covered" && x.policy && x.price) {
+    const std::int64_t seconds = c.quantity.truncate_to_int();
+    const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds,
+                                       to_policy(*x.policy), MeteredResource::compute);
+    x.arithmetic.push_back("covered: −(" + c.unit_price.to_string() + ccy + "/h × " +
+                           std::to_string(seconds) + " " + c.unit +
+                           " / 3600 = " + s.exact.amount().to_string() + ", billed " +
+                           s.billed.amount().to_string() +
+                           "): the on-demand usage record of the seconds the commitment covers");
+    expect_equal(x, "exact_amount", -s.exact.amount(), c.exact_amount);
+    expect_equal(x, "billed_amount", -s.billed.amount(), c.billed_amount);
+    expect_equal(x, "unit_price", x.price->amount, c.unit_price);
+  } else if (c.kind == "commitment_unused") {
+    x.arithmetic.push_back("unused: " + c.quantity.to_string() + " " + c.unit +
+                           " of the hour's commitment; nothing billed");
+    expect_equal(x, "billed_amount", Decimal{}, c.billed_amount);
+  } else {
+    x.arithmetic.push_back(c.kind + ": not re-derivable (no policy or price row)");
+    x.derivation = Derivation::not_derivable;
+    return;
+  }
+  if (c.effective_amount) {
+    x.arithmetic.push_back("effective (amortised) cost " + c.effective_amount->to_string() + ccy +
+                           ": upfront / " + std::to_string(commitment_term_hours(k.term_months)) +
+                           " h + " + k.hourly.to_string() + ccy + "/h, the hour's share by units");
+  }
+}
+
+void derive_commitment(ChargeExplanation& x, const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  if (!x.commitment) {
+    x.arithmetic.push_back("no commitment row: not re-derivable");
+    x.derivation = Derivation::not_derivable;
+    return;
+  }
+  const CommitmentRowInfo& k = *x.commitment;
+  x.rule = "commitment (" + k.program + (k.offering_class.empty() ? "" : " " + k.offering_class) +
+           ", " + std::to_string(k.term_months) + " months, " + k.payment +
+           "): covers up to count × 3600 s of matching usage per clock hour, use it or lose it";
+  x.rule_source = "commitment_price " + std::to_string(k.id) + ": " + k.source +
+                  (k.provider == "aws"
+                       ? "; awsdocs/amazon-ec2-user-guide@096556437fd7fdc573353d1b0e7db0909c4708f4:"
+                         "doc_source/concepts-reserved-instances-application.md"
+                       : "");
+  const std::size_t before = x.mismatches.size();
+  x.derivation = Derivation::verified;
+  derive_commitment_amounts(x, k, ccy);
+  if (x.derivation != Derivation::not_derivable) {
+    x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
+  }
+  if (!c.note.empty()) x.arithmetic.push_back("note: " + c.note);
+}
+
 // Refunds depend on more than the row holds (the paid order, its purchase time); show what
 // the row states and its note.
 void describe_not_derivable(ChargeExplanation& x, const BillingPolicy& policy,
@@ -588,6 +691,10 @@ void derive(ChargeExplanation& x, const std::optional<Decimal>& lifetime_billed,
             std::int64_t month_seconds) {
   const ChargeLine& c = x.line;
   const std::string ccy = " " + c.currency.to_string();
+  if (c.kind.starts_with("commitment_")) {
+    derive_commitment(x, ccy);
+    return;
+  }
   if (!x.policy) {
     x.arithmetic.push_back("no policy row: the rounding cannot be re-derived");
     return;
@@ -691,11 +798,8 @@ std::vector<std::string> superseding_rows(SQLite::Database& db, std::int64_t use
   return out;
 }
 
-ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
-  auto line = find_charge(db, charge_id);
-  if (!line) throw NotFound("no charge with id " + std::to_string(charge_id));
-  ChargeExplanation x;
-  x.line = std::move(*line);
+// The catalog rows and events a charge line names, each missing one a mismatch.
+void read_rows(Database& db, ChargeExplanation& x) {
   const ChargeLine& c = x.line;
   try {
     auto& sql = sqlite(db);
@@ -716,7 +820,13 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
                                " is not in the catalog");
       }
     }
-    if (c.discount_id) {
+    if (c.discount_id && c.kind.starts_with("commitment_")) {
+      x.commitment = read_commitment(sql, *c.discount_id);
+      if (!x.commitment) {
+        x.mismatches.push_back("commitment_price row " + std::to_string(*c.discount_id) +
+                               " is not in the catalog");
+      }
+    } else if (c.discount_id) {
       x.discount = read_discount(sql, *c.discount_id);
       if (!x.discount) {
         x.mismatches.push_back("discount row " + std::to_string(*c.discount_id) +
@@ -730,9 +840,17 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
       if (!found) x.mismatches.push_back("event " + std::to_string(seq) + " is not recorded");
     }
   } catch (const SQLite::Exception& e) {
-    throw StoreError(std::string("explaining charge ") + std::to_string(charge_id) + ": " +
-                     e.what());
+    throw StoreError(std::string("explaining charge ") + std::to_string(c.id) + ": " + e.what());
   }
+}
+
+ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
+  auto line = find_charge(db, charge_id);
+  if (!line) throw NotFound("no charge with id " + std::to_string(charge_id));
+  ChargeExplanation x;
+  x.line = std::move(*line);
+  const ChargeLine& c = x.line;
+  read_rows(db, x);
 
   // The sum of `amount` over the charges of the same instance that `take` selects.
   const auto instance_sum = [&](auto take, auto amount) {

@@ -86,6 +86,10 @@ void parse_csv_event(UsageEvent& ev, const std::vector<int>& column_fields,
         ev.gpus = static_cast<int>(to_integer(text, name, cx, 1, kMaxGpus));
         present |= bit(f);
         break;
+      case f_units:
+        ev.count = to_integer(text, name, cx, 1, kMaxCommitUnits);
+        present |= bit(f);
+        break;
       case f_auto_renew:
         ev.auto_renew = to_bool(text, name, cx);
         present |= bit(f);

@@ -67,6 +67,43 @@ ReturnKind to_return_kind(std::string_view text, const Context& cx) {
           "unknown kind of return '" + std::string(text) + "' (expected no_reason or ordinary)");
 }
 
+int to_term(std::string_view text, const Context& cx) {
+  if (text == "1y") return 12;
+  if (text == "3y") return 36;
+  cx.fail("term", "unknown term '" + std::string(text) + "' (expected 1y or 3y)");
+}
+
+CommitmentPayment to_payment(std::string_view text, const Context& cx) {
+  try {
+    return parse_commitment_payment(text);
+  } catch (const ParseError& e) {
+    cx.fail("payment", e.what());
+  }
+}
+
+void to_class(UsageEvent& ev, std::string_view text, const Context& cx) {
+  if (text != "standard" && text != "convertible") {
+    cx.fail("class", "unknown offering class '" + std::string(text) +
+                         "' (expected standard or convertible)");
+  }
+  ev.offering_class.assign(text);
+}
+
+Instant to_start(std::string_view text, const Context& cx) {
+  Instant t;
+  try {
+    t = parse_instant(text);
+  } catch (const ParseError& e) {
+    cx.fail("start", e.what());
+  }
+  if (t.time_since_epoch().count() % 3600 != 0) {
+    cx.fail("start",
+            "a commitment's term starts on a clock hour (zero minutes and seconds, UTC), not " +
+                std::string(text));
+  }
+  return t;
+}
+
 void non_empty(std::string_view text, std::string_view field, const Context& cx) {
   if (text.empty()) cx.fail(field, "must not be empty");
 }
@@ -110,6 +147,25 @@ void check_name(std::string_view text, std::string_view field, const Context& cx
 
 // ---- per-type rules: which fields are required and which are allowed ------------------------
 
+namespace {
+
+// A commit names its scope once: an instance type, or a GPU committed per GPU; its term does not
+// start before it is bought.
+void finish_commit(UsageEvent& ev, Mask present, const Context& cx) {
+  const bool type = present & bit(f_instance_type), gpu = present & bit(f_gpu);
+  if (type == gpu) {
+    cx.fail(type ? "gpu" : "instance_type",
+            type ? "give the commitment's scope once: instance_type or gpu, not both"
+                 : "missing field (a commit names instance_type, or gpu for a per-GPU commitment)");
+  }
+  if (ev.start && *ev.start < ev.time) {
+    cx.fail("start", "the term starts before the commitment is bought (time " +
+                         format_instant(ev.time) + ")");
+  }
+}
+
+}  // namespace
+
 void finish_event(UsageEvent& ev, Mask present, const Context& cx) {
   const Mask common = bit(f_id) | bit(f_time) | bit(f_type) | bit(f_account);
   for (int f : {f_id, f_time, f_type, f_account}) {
@@ -144,6 +200,10 @@ void finish_event(UsageEvent& ev, Mask present, const Context& cx) {
     case EventType::set_auto_renew:
       required = bit(f_instance) | bit(f_auto_renew);
       break;
+    case EventType::commit:
+      required = bit(f_provider) | bit(f_region) | bit(f_term) | bit(f_payment) | bit(f_units);
+      allowed = bit(f_instance_type) | bit(f_gpu) | bit(f_class) | bit(f_start);
+      break;
   }
   const std::string type_name(to_string(ev.type));
   for (int f = 0; f < f_count; ++f) {
@@ -160,6 +220,10 @@ void finish_event(UsageEvent& ev, Mask present, const Context& cx) {
   if (ev.type == EventType::create && ev.mode != BillingMode::prepaid) {
     if (present & bit(f_months)) cx.fail("months", "applies to prepaid instances only");
     if (present & bit(f_auto_renew)) cx.fail("auto_renew", "applies to prepaid instances only");
+  }
+  if (ev.type == EventType::commit) {
+    finish_commit(ev, present, cx);
+    return;
   }
   if ((present & bit(f_gpu)) && !(present & bit(f_gpus))) {
     cx.fail("gpu", "names the model of attached GPUs; give their count in 'gpus' too");
@@ -214,6 +278,18 @@ void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context&
       break;
     case f_return_kind:
       ev.return_kind = to_return_kind(text, cx);
+      break;
+    case f_term:
+      ev.term_months = to_term(text, cx);
+      break;
+    case f_payment:
+      ev.payment = to_payment(text, cx);
+      break;
+    case f_class:
+      to_class(ev, text, cx);
+      break;
+    case f_start:
+      ev.start = to_start(text, cx);
       break;
     default:
       cx.fail(name, "internal error: not a text field");

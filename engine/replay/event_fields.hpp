@@ -33,6 +33,11 @@ enum Field : int {
   f_gpus,
   f_gpu,
   f_return_kind,
+  f_term,  // commit
+  f_payment,
+  f_class,
+  f_units,  // "count"
+  f_start,
   f_count,  // fields of a JSON event
   // CSV only: the system disk as two columns
   f_system_disk_kind = f_count,
@@ -59,6 +64,11 @@ inline constexpr std::array<std::string_view, f_csv_count> kFieldNames = {"id",
                                                                           "gpus",
                                                                           "gpu",
                                                                           "return_kind",
+                                                                          "term",
+                                                                          "payment",
+                                                                          "class",
+                                                                          "count",
+                                                                          "start",
                                                                           "system_disk_kind",
                                                                           "system_disk_gb"};
 
@@ -95,6 +105,7 @@ inline constexpr std::int64_t kMaxSizeGb = 1'000'000;
 inline constexpr std::int64_t kMaxMonths = 1200;
 inline constexpr std::int64_t kMaxBandwidthMbps = 1'000'000;
 inline constexpr std::int64_t kMaxGpus = 1024;
+inline constexpr std::int64_t kMaxCommitUnits = 100'000;
 
 // One event from one JSON Lines line (event_json.cpp) or from one CSV record's cells in the
 // columns the header named (event_csv.cpp).

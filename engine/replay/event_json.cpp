@@ -298,6 +298,9 @@ class LineReader {
       case f_gpus:
         ev.gpus = static_cast<int>(integer_of(value, key, 1, kMaxGpus));
         break;
+      case f_units:
+        ev.count = integer_of(value, key, 1, kMaxCommitUnits);
+        break;
       case f_auto_renew: {
         const od::json_type type = type_of(value, key);
         if (type != od::json_type::boolean) {

@@ -30,10 +30,36 @@ void append_disk(std::string& out, const DiskSpec& d) {
   out += '}';
 }
 
+// A commit event's own fields, in a fixed order (none for the other events).
+void append_commit_fields(std::string& out, const UsageEvent& e) {
+  if (e.term_months) {
+    append_key(out, "term");
+    json_text::append_string(out, *e.term_months == 36 ? "3y" : "1y");
+  }
+  if (e.payment) {
+    append_key(out, "payment");
+    json_text::append_string(out, to_string(*e.payment));
+  }
+  if (!e.offering_class.empty()) {
+    append_key(out, "class");
+    json_text::append_string(out, e.offering_class);
+  }
+  if (e.count) {
+    append_key(out, "count");
+    out += std::to_string(*e.count);
+  }
+  if (e.start) {
+    append_key(out, "start");
+    out += '"';
+    append_instant(out, *e.start);
+    out += '"';
+  }
+}
+
 }  // namespace
 
 EventType parse_event_type(std::string_view text) {
-  static constexpr std::array<std::pair<std::string_view, EventType>, 8> kTypes = {{
+  static constexpr std::array<std::pair<std::string_view, EventType>, 9> kTypes = {{
       {"topup", EventType::topup},
       {"create", EventType::create},
       {"start", EventType::start},
@@ -42,13 +68,14 @@ EventType parse_event_type(std::string_view text) {
       {"renew", EventType::renew},
       {"set_auto_renew", EventType::set_auto_renew},
       {"destroy", EventType::destroy},
+      {"commit", EventType::commit},
   }};
   for (const auto& [name, type] : kTypes) {
     if (name == text) return type;
   }
   throw ParseError("unknown event type '" + std::string(text) +
-                   "' (expected topup, create, start, stop, resize, renew, set_auto_renew or "
-                   "destroy)");
+                   "' (expected topup, create, start, stop, resize, renew, set_auto_renew, "
+                   "destroy or commit)");
 }
 
 std::string_view to_string(EventType type) noexcept {
@@ -69,6 +96,8 @@ std::string_view to_string(EventType type) noexcept {
       return "set_auto_renew";
     case EventType::destroy:
       return "destroy";
+    case EventType::commit:
+      return "commit";
   }
   return "?";
 }
@@ -93,6 +122,11 @@ void UsageEvent::clear() {
   gpus.reset();
   gpu.clear();
   return_kind.reset();
+  term_months.reset();
+  payment.reset();
+  offering_class.clear();
+  count.reset();
+  start.reset();
 }
 
 std::string_view to_string(ReturnKind kind) noexcept {
@@ -178,6 +212,7 @@ std::string to_json(const UsageEvent& e) {
     append_key(out, "return_kind");
     json_text::append_string(out, to_string(*e.return_kind));
   }
+  append_commit_fields(out, e);
   out += '}';
   return out;
 }

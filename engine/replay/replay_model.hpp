@@ -66,6 +66,7 @@ struct ChargeRow {
   Currency currency = Currency::parse("CNY");
   std::optional<std::int64_t> price_id, policy_id, discount_id;
   std::string event_seqs, note;
+  std::optional<Decimal> effective;  // per settlement, when not `billed` (commitment rows)
 };
 
 struct MovementRow {
@@ -232,6 +233,27 @@ inline std::string sustained_key(const SustainedGroup& g) {
          std::to_string(g.month_start);
 }
 
+// A commitment the account bought (a commit event; replay_sim_commit.cpp): AWS reserved
+// instances and Google committed use discounts, applied at each clock hour's end to the
+// pay-as-you-go usage of that hour, up to count × 3600 s (× the normalization factor).
+struct Commitment {
+  std::string id;           // the commit event's id
+  std::int64_t seq = 0;     // the commit event
+  std::int64_t row_id = 0;  // its commitment_price row
+  std::string provider, region, subject, family;
+  bool per_gpu = false;     // a GPU committed per GPU (Google), else an instance type
+  bool flexible = false;    // a regional RI applied across sizes of its family
+  std::int64_t weight = 4;  // quarter normalized units per second of one unit
+  std::int64_t count = 1;
+  Seconds start = 0, end = 0;  // [start, end): term_months of 365-day years
+  int term_months = 12;
+  std::string program, offering_class, payment;
+  Currency currency = Currency::parse("USD");
+  Decimal upfront, hourly;  // per unit
+  Seconds next_hour = 0;    // the next hour end to apply at
+  std::string source;       // the row's source (for notes)
+};
+
 class Sim;
 
 class Account {
@@ -245,6 +267,8 @@ class Account {
   std::map<std::string, SustainedGroup> sustained;
   // No-reason returns made, by provider and calendar year ("tencent|2019") or "provider|life".
   std::map<std::string, int> no_reason_returns;
+  // Commitments bought, in purchase order (replay_sim_commit.cpp).
+  std::vector<Commitment> commitments;
 
   // Rebuilds the indexes (live meters, timers, instance numbers) after loading.
   void rebuild();
@@ -288,6 +312,28 @@ class Account {
   std::optional<std::string> set_auto_renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> destroy(Sim&, Instance&, Seconds t, std::int64_t seq,
                                      std::optional<ReturnKind> asked = std::nullopt);
+  std::optional<std::string> commit(Sim&, const UsageEvent&, std::int64_t seq);
+
+  // commitments (replay_sim_commit.cpp)
+  // The next hour end at which a commitment applies (kNever: none).
+  Seconds next_commitment_hour() const;
+  // At hour end e: shares each commitment in force over the hour among the pay-as-you-go usage
+  // settling at e (covers_, written by settle_meter), and writes the hour's fees and unused rows.
+  void apply_commitments(Sim&, Seconds e);
+  // The covered parts of meter m's hour (settle_meter): offset rows at the on-demand rate.
+  void write_covers(Sim&, Meter& m, Seconds e, const PriceRow& price, const BillingPolicy& policy);
+  struct Cover {
+    const Meter* meter = nullptr;
+    std::size_t commitment = 0;
+    std::int64_t quantity = 0;  // in the meter's unit (seconds × multiplier)
+    std::int64_t units = 0;     // quarter normalized unit-seconds
+    Seconds at = 0;             // the hour end
+    Decimal share;              // of the commitment's amortised hour (EffectiveCost)
+  };
+  std::vector<Cover> covers_;
+  // The covered rows of the hour being settled, written once all its meters are settled.
+  std::vector<std::pair<std::size_t, ChargeRow>> covered_rows_;  // by their cover in covers_
+  void write_covered_rows(Sim&, Seconds e, const std::vector<Meter*>& settled);
 
   // time
   void process_hour_end(Sim&, Seconds e, Seconds bound);

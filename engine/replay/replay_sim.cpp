@@ -137,10 +137,13 @@ void Account::advance_to(Sim& sim, Seconds t) {
     const Seconds tt = timers_.empty() ? kNever : std::get<0>(*timers_.begin());
     const Seconds e = next_hour_end_;
     const Seconds sc = next_sustained_close();
-    if (std::min({e, tt, sc}) > t) break;
-    // At one instant: the hour's settlements, then the month's sustained-use credits, then
-    // timers.
-    if (e <= tt && e <= sc) {
+    const Seconds ch = commitments.empty() ? kNever : next_commitment_hour();
+    if (std::min({e, tt, sc, ch}) > t) break;
+    // At one instant: the commitments' shares of the hour, the hour's settlements, then the
+    // month's sustained-use credits, then timers.
+    if (ch <= e && ch <= tt && ch <= sc) {
+      apply_commitments(sim, ch);
+    } else if (e <= tt && e <= sc) {
       process_hour_end(sim, e, t);
     } else if (sc <= tt) {
       close_sustained_use(sim, sc);

@@ -99,6 +99,8 @@ std::optional<std::string> Account::apply(Sim& sim, const UsageEvent& ev, std::i
       return topup(sim, ev, seq);
     case EventType::create:
       return create(sim, ev, seq);
+    case EventType::commit:
+      return commit(sim, ev, seq);
     default:
       break;
   }

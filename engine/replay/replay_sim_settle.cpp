@@ -289,6 +289,7 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
         }
         m.cycle_exact += r.exact;
       }
+      if (!covers_.empty() && m.price) write_covers(sim, m, e, *m.price, policy);
       if (sustained_use_applies(policy, inst, m)) add_sustained_use(sim, m, e, 1);
     }
   }
@@ -397,6 +398,7 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
   }
   live_.resize(w);
   next_hour_end_ = next;
+  write_covered_rows(sim, e, settled);
   if (overflow_touched) {
     for (auto& [code, b] : balances) after_debit(sim, Currency::parse(code), e);
   } else {
@@ -430,7 +432,9 @@ void Account::process_hour_end(Sim& sim, Seconds e, Seconds target) {
   }
   if (!steady || live_.empty()) return;
   const Seconds tt = timers_.empty() ? kNever : std::get<0>(*timers_.begin());
-  bulk(sim, e, std::min({target, tt, next_sustained_close()}), valid_until, grid_until);
+  // A commitment in force is applied hour by hour: the span stops before its next hour.
+  const Seconds ch = commitments.empty() ? kNever : next_commitment_hour() - 1;
+  bulk(sim, e, std::min({target, tt, next_sustained_close(), ch}), valid_until, grid_until);
 }
 
 // Every live meter settled a full, steady hour at e: settle the following hours up to `bound`

@@ -36,9 +36,10 @@ class SqlSink : public replay::Sink {
             "INSERT INTO charge(account, instance, provider, region, instance_type, "
             "component, kind, mode, period_start, period_end, repeat, quantity, unit, "
             "unit_price, price_unit, exact_amount, billed_amount, rounding, total_exact, "
-            "total_billed, currency, price_id, policy_id, discount_id, event_seqs, note) "
+            "total_billed, currency, price_id, policy_id, discount_id, event_seqs, note, "
+            "effective_amount) "
             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?)"),
+            "?, ?, ?, ?)"),
         update_charge_(db,
                        "UPDATE charge SET repeat = ?, period_end = ?, total_exact = ?, "
                        "total_billed = ? WHERE id = ?"),
@@ -82,6 +83,11 @@ class SqlSink : public replay::Sink {
     bind_optional(q, 24, r.discount_id);
     q.bindNoCopy(25, r.event_seqs);
     q.bindNoCopy(26, r.note);
+    if (r.effective) {
+      q.bind(27, r.effective->to_string());
+    } else {
+      q.bind(27);
+    }
     q.exec();
     return db_.getLastInsertRowid();
   }

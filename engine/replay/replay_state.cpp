@@ -185,6 +185,60 @@ void write_instance(Writer& w, const Instance& i) {
   w.close('}');
 }
 
+void write_commitment(Writer& w, const Commitment& c) {
+  w.open('{');
+  w.key("id").str(c.id);
+  w.key("seq").num(c.seq);
+  w.key("row_id").num(c.row_id);
+  w.key("provider").str(c.provider);
+  w.key("region").str(c.region);
+  w.key("subject").str(c.subject);
+  w.key("family").str(c.family);
+  w.key("per_gpu").boolean(c.per_gpu);
+  w.key("flexible").boolean(c.flexible);
+  w.key("weight").num(c.weight);
+  w.key("count").num(c.count);
+  w.key("start").num(c.start);
+  w.key("end").num(c.end);
+  w.key("term_months").num(c.term_months);
+  w.key("program").str(c.program);
+  w.key("class").str(c.offering_class);
+  w.key("payment").str(c.payment);
+  w.key("currency").str(c.currency.code());
+  w.key("upfront").dec(c.upfront);
+  w.key("hourly").dec(c.hourly);
+  w.key("next_hour").num(c.next_hour);
+  w.key("source").str(c.source);
+  w.close('}');
+}
+
+Commitment commitment_of(const json& j) {
+  Commitment c;
+  c.id = j.at("id").get<std::string>();
+  c.seq = j.at("seq").get<std::int64_t>();
+  c.row_id = j.at("row_id").get<std::int64_t>();
+  c.provider = j.at("provider").get<std::string>();
+  c.region = j.at("region").get<std::string>();
+  c.subject = j.at("subject").get<std::string>();
+  c.family = j.at("family").get<std::string>();
+  c.per_gpu = j.at("per_gpu").get<bool>();
+  c.flexible = j.at("flexible").get<bool>();
+  c.weight = j.at("weight").get<std::int64_t>();
+  c.count = j.at("count").get<std::int64_t>();
+  c.start = j.at("start").get<Seconds>();
+  c.end = j.at("end").get<Seconds>();
+  c.term_months = j.at("term_months").get<int>();
+  c.program = j.at("program").get<std::string>();
+  c.offering_class = j.at("class").get<std::string>();
+  c.payment = j.at("payment").get<std::string>();
+  c.currency = Currency::parse(j.at("currency").get<std::string>());
+  c.upfront = dec_of(j.at("upfront"));
+  c.hourly = dec_of(j.at("hourly"));
+  c.next_hour = j.at("next_hour").get<Seconds>();
+  c.source = j.at("source").get<std::string>();
+  return c;
+}
+
 Run run_of(const json& j) {
   Run r;
   r.row_id = j.at("row_id").get<std::int64_t>();
@@ -306,6 +360,14 @@ std::string Account::save() const {
     for (const auto& [key, n] : no_reason_returns) w.key(key).num(n);
     w.close('}');
   }
+  if (!commitments.empty()) {
+    w.key("commitments").open('[');
+    for (const auto& c : commitments) {
+      w.item();
+      write_commitment(w, c);
+    }
+    w.close(']');
+  }
   if (!sustained.empty()) {
     w.key("sustained").open('[');
     for (const auto& [key, g] : sustained) {
@@ -368,6 +430,9 @@ std::unique_ptr<Account> Account::load(const std::string& name, Seconds clock,
       for (const auto& [key, n] : j.at("no_reason_returns").items()) {
         a->no_reason_returns.emplace(key, n.get<int>());
       }
+    }
+    if (j.contains("commitments")) {
+      for (const auto& jc : j.at("commitments")) a->commitments.push_back(commitment_of(jc));
     }
     if (j.contains("sustained")) {
       for (const auto& jg : j.at("sustained")) {

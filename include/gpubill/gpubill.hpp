@@ -34,6 +34,7 @@
 #include "gpubill/fetch/transport.hpp"
 
 // rules: providers' billing rules (pure)
+#include "gpubill/rules/commitment_rules.hpp"
 #include "gpubill/rules/rules.hpp"
 #include "gpubill/rules/spot_model.hpp"
 #include "gpubill/rules/spot_pricing.hpp"

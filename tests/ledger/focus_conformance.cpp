@@ -495,6 +495,7 @@ const std::vector<ConditionalNull> kPricedColumns = {
 // Numeric columns (each "<Column> MUST conform to NumericFormat requirements" rule).
 const std::vector<std::pair<const char*, const char*>> kDecimals = {
     {"BilledCost", "BilledCost-C-002-M"},
+    {"CommitmentDiscountQuantity", "CommitmentDiscountQuantity-C-002-M"},
     {"ConsumedQuantity", "ConsumedQuantity-C-002-M"},
     {"ContractedCost", "ContractedCost-C-002-M"},
     {"ContractedUnitPrice", "ContractedUnitPrice-C-003-M"},
@@ -612,6 +613,25 @@ std::set<std::string> all_rule_ids() {
       "ChargePeriodEnd-C-004-M",
       "BillingPeriodEnd-C-004-M",
       "ColumnOrder-gpubill",
+      "CommitmentDiscountCategory-C-003-C",
+      "CommitmentDiscountCategory-C-004-C",
+      "CommitmentDiscountCategory-C-005-M",
+      "CommitmentDiscountId-C-008-C",
+      "CommitmentDiscountId-C-007-M",
+      "CommitmentDiscountName-C-004-C",
+      "CommitmentDiscountName-C-006-C",
+      "CommitmentDiscountQuantity-C-005-C",
+      "CommitmentDiscountQuantity-C-007-C",
+      "CommitmentDiscountStatus-C-003-C",
+      "CommitmentDiscountStatus-C-004-C",
+      "CommitmentDiscountStatus-C-005-M",
+      "CommitmentDiscountType-C-004-C",
+      "CommitmentDiscountType-C-005-C",
+      "CommitmentDiscountUnit-C-003-M",
+      "CommitmentDiscountUnit-C-005-C",
+      "CommitmentDiscountUnit-C-006-C",
+      "CommitmentDiscountUnit-C-008-M",
+      "CommitmentDiscount-amortisation-gpubill",
   };
   for (const auto& [c, id] : kPresent) ids.insert(id);
   for (const auto& [c, id] : kNotNull) ids.insert(id);
@@ -687,6 +707,7 @@ void FocusConformance::row(const Cells& cells) {
   check_costs(cells);
   check_periods(cells);
   check_ids(cells);
+  check_commitments(cells);
 }
 
 void FocusConformance::check_formats(const Cells& cells) {
@@ -781,11 +802,13 @@ void FocusConformance::check_nulls(const Cells& cells) {
        "BillingAccountType-C-005-C");
   pair("SkuMeter", "SkuId", "SkuMeter-C-004-C", "SkuMeter-C-005-C");
   pair("SkuPriceDetails", "SkuPriceId", "SkuPriceDetails-C-004-C", nullptr);
-  // ConsumedQuantity-C-004-C: null unless Usage; C-006-C: set on Usage that is not a correction.
+  // ConsumedQuantity-C-004-C: null unless Usage, and null on a commitment's Unused row; C-006-C:
+  // set on Usage that is not a correction nor Unused.
   const Cell& consumed = at(cells, "ConsumedQuantity");
-  if (!is(category, "Usage") && consumed)
+  const bool unused = is(at(cells, "CommitmentDiscountStatus"), "Unused");
+  if ((!is(category, "Usage") || unused) && consumed)
     fail("ConsumedQuantity-C-004-C", "ConsumedQuantity", consumed);
-  if (is(category, "Usage") && !correction && !consumed) {
+  if (is(category, "Usage") && !correction && !unused && !consumed) {
     fail("ConsumedQuantity-C-006-C", "ConsumedQuantity", consumed);
   }
 }
@@ -887,7 +910,10 @@ void FocusConformance::check_costs(const Cells& cells) {
   // Amortisation (EffectiveCost, "Concerning Amortization Approaches"; the sums as in
   // EffectiveCost-C-012-C): what a purchase billed, its amortisation rows spread, to the unit.
   const Cell& charge = at(cells, "x_ChargeId");
-  if (charge && billed && effective) {
+  const Cell& commitment = at(cells, "CommitmentDiscountId");
+  if (commitment && billed && effective) {
+    // A commitment's purchases are amortised onto its Used and Unused rows (check_commitments).
+  } else if (charge && billed && effective) {
     if (covers) purchase_amount_[*charge] += *billed;
     // A forecast row (`--forecast`, the hours after the replay's end) is an amortisation row
     // of the same purchase, exported apart.
@@ -944,6 +970,76 @@ void FocusConformance::check_ids(const Cells& cells) {
   }
 }
 
+void FocusConformance::check_commitments(const Cells& cells) {
+  const Cell& id = at(cells, "CommitmentDiscountId");
+  const Cell& category = at(cells, "ChargeCategory");
+  const Cell& status = at(cells, "CommitmentDiscountStatus");
+  const Cell& quantity = at(cells, "CommitmentDiscountQuantity");
+  const Cell& unit = at(cells, "CommitmentDiscountUnit");
+  const bool correction = is(at(cells, "ChargeClass"), "Correction");
+  // Category, Name, Status, Type: null without an id (C-003/C-004); with one, Category and Type
+  // are set (C-004/C-005), and a Name, since every commitment here has one (Name-C-006-C).
+  const auto null_without_id = [&](const char* column, const char* rule) {
+    if (!id && at(cells, column)) fail(rule, column, at(cells, column));
+  };
+  const auto set_with_id = [&](const char* column, const char* rule) {
+    if (id && !at(cells, column)) fail(rule, column, {});
+  };
+  null_without_id("CommitmentDiscountCategory", "CommitmentDiscountCategory-C-003-C");
+  null_without_id("CommitmentDiscountName", "CommitmentDiscountName-C-004-C");
+  null_without_id("CommitmentDiscountStatus", "CommitmentDiscountStatus-C-003-C");
+  null_without_id("CommitmentDiscountType", "CommitmentDiscountType-C-004-C");
+  set_with_id("CommitmentDiscountCategory", "CommitmentDiscountCategory-C-004-C");
+  set_with_id("CommitmentDiscountName", "CommitmentDiscountName-C-006-C");
+  set_with_id("CommitmentDiscountType", "CommitmentDiscountType-C-005-C");
+  const Cell& cat = at(cells, "CommitmentDiscountCategory");
+  if (cat && !is(cat, "Spend") && !is(cat, "Usage")) {
+    fail("CommitmentDiscountCategory-C-005-M", "CommitmentDiscountCategory", cat);
+  }
+  // Status: set on a commitment's Usage rows (C-004-C), Used or Unused (C-005-M).
+  if (id && is(category, "Usage") && !status)
+    fail("CommitmentDiscountStatus-C-004-C", "CommitmentDiscountStatus", {});
+  if (status && !is(status, "Used") && !is(status, "Unused")) {
+    fail("CommitmentDiscountStatus-C-005-M", "CommitmentDiscountStatus", status);
+  }
+  // Quantity: set on a commitment's Usage and Purchase rows but corrections (C-005-C), null on
+  // every other row (C-007-C); Unit null exactly when Quantity is (C-005-C, C-006-C), in the
+  // UnitFormat (C-003-M, a SHOULD) and the same for every row of an id (C-008-M).
+  const bool priced = is(category, "Usage") || is(category, "Purchase");
+  if (id && priced && !correction && !quantity) {
+    fail("CommitmentDiscountQuantity-C-005-C", "CommitmentDiscountQuantity", {});
+  }
+  if (quantity && !(id && priced)) {
+    fail("CommitmentDiscountQuantity-C-007-C", "CommitmentDiscountQuantity", quantity);
+  }
+  if (!quantity && unit) fail("CommitmentDiscountUnit-C-005-C", "CommitmentDiscountUnit", unit);
+  if (quantity && !unit) fail("CommitmentDiscountUnit-C-006-C", "CommitmentDiscountUnit", {});
+  if (unit && !unit_format(*unit))
+    fail("CommitmentDiscountUnit-C-003-M", "CommitmentDiscountUnit", unit);
+  if (!id) return;
+  // Id: SHOULD be fully qualified (C-008-C: here <provider>/<account>/<id>); unique within the
+  // provider (C-007-M: one id never names commitments of two providers or accounts).
+  if (id->find('/') == std::string::npos)
+    fail("CommitmentDiscountId-C-008-C", "CommitmentDiscountId", id);
+  CommitmentState& c = commitments_[*id];
+  const std::string owner =
+      at(cells, "ProviderName").value_or("") + "|" + at(cells, "BillingAccountId").value_or("");
+  if (c.owner.empty()) c.owner = owner;
+  if (c.owner != owner) fail("CommitmentDiscountId-C-007-M", "CommitmentDiscountId", id);
+  if (unit) {
+    if (c.unit.empty()) c.unit = *unit;
+    if (c.unit != *unit) fail("CommitmentDiscountUnit-C-008-M", "CommitmentDiscountUnit", unit);
+  }
+  // What it billed (purchases: upfront, fees) and what its usage rows amortised (EffectiveCost
+  // above BilledCost on Used rows, all of it on Unused rows).
+  const auto billed = decimal_of(at(cells, "BilledCost"));
+  const auto effective = decimal_of(at(cells, "EffectiveCost"));
+  if (!billed || !effective) return;
+  c.currency = at(cells, "BillingCurrency").value_or("");
+  if (is(category, "Purchase")) c.purchased += *billed;
+  if (is(category, "Usage")) c.amortised += *effective - *billed;
+}
+
 void FocusConformance::finish() {
   finished_ = true;
   for (const auto& [charge, amount] : purchase_amount_) {
@@ -960,9 +1056,20 @@ void FocusConformance::finish() {
            "charge " + charge + ": amortised without a purchase");
     }
   }
-  // EffectiveCost-total-gpubill: amortisation moves cost in time, never adds or loses any.
+  // CommitmentDiscount-amortisation-gpubill: a commitment's Used and Unused rows never amortise
+  // more than it billed (upfront and fees); what is left is its term still to come.
+  std::map<std::string, Decimal> unamortised;  // by BillingCurrency
+  for (const auto& [id, c] : commitments_) {
+    if (c.amortised > c.purchased) {
+      fail("CommitmentDiscount-amortisation-gpubill", "EffectiveCost",
+           id + ": " + c.amortised.to_string() + " amortised of " + c.purchased.to_string());
+    }
+    unamortised[c.currency] += c.purchased - c.amortised;
+  }
+  // EffectiveCost-total-gpubill: amortisation moves cost in time, never adds or loses any (a
+  // commitment's term after the data's end is not in it).
   for (const auto& [ccy, billed] : billed_total_) {
-    if (effective_total_[ccy] != billed) {
+    if (effective_total_[ccy] + unamortised[ccy] != billed) {
       fail("EffectiveCost-total-gpubill", "EffectiveCost",
            ccy + ": " + effective_total_[ccy].to_string() + " vs billed " + billed.to_string());
     }

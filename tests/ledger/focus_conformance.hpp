@@ -4,8 +4,9 @@
 //          (tag v1.2), specification/columns/*.md, specification/attributes/*.md
 //   rules: finopsfoundation/focus_validator@240cea25310e5615cb867e80ad9f7bb09809abb3,
 //          focus_validator/rules/model-1.2.json (rule ids such as "ListCost-C-009-C")
-// Every MUST, and the SHOULDs that apply, of the columns gpubill fills; commitment-discount,
-// capacity-reservation, sub-account and tag rules do not apply (those columns are null).
+// Every MUST, and the SHOULDs that apply, of the columns gpubill fills, the commitment-discount
+// columns included (issue 29); capacity-reservation, sub-account and tag rules do not apply
+// (those columns are null).
 // Independent of the exporter: it reads only the rows' text.
 #pragma once
 
@@ -56,6 +57,7 @@ class FocusConformance {
   void check_costs(const std::vector<Cell>& cells);
   void check_periods(const std::vector<Cell>& cells);
   void check_ids(const std::vector<Cell>& cells);
+  void check_commitments(const std::vector<Cell>& cells);
 
   std::vector<std::string> columns_;
   std::map<std::string, std::size_t> index_;
@@ -68,6 +70,11 @@ class FocusConformance {
   std::map<std::string, std::string> invoice_owner_;                // InvoiceId → account|period
   std::map<std::string, Decimal> purchase_amount_, amortised_sum_;  // by x_ChargeId
   std::map<std::string, Decimal> billed_total_, effective_total_;   // by BillingCurrency
+  struct CommitmentState {
+    std::string owner, unit, currency;
+    Decimal purchased, amortised;
+  };
+  std::map<std::string, CommitmentState> commitments_;  // by CommitmentDiscountId
 };
 
 // The 57 FOCUS 1.2 Cost and Usage columns in the specification's order (columns/columns.mdpp).

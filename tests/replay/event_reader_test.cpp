@@ -158,3 +158,52 @@ TEST_CASE("CSV: malformed records name their line and field", "[csv]") {
         "inside fields)");
   CHECK(error_in("x,\"a\nb\"", allowed) == "accepted");
 }
+
+namespace {
+
+std::string commit_with(const std::string& fields) {
+  return R"({"id":"ri-1","time":"2025-12-01T10:00:00Z","type":"commit","account":"acme",)"
+         R"("provider":"aws","region":"us-east-1")" +
+         fields + "}";
+}
+
+}  // namespace
+
+TEST_CASE("JSON Lines: a commit event, its canonical JSON and its errors", "[events][json]") {
+  const auto ev = parse_event_json(
+      commit_with(R"(,"instance_type":"m4.xlarge","term":"3y","payment":"all_upfront",)"
+                  R"("class":"standard","count":2,"start":"2025-12-02T00:00:00Z")"),
+      "x.jsonl", 1);
+  CHECK(ev.type == gpubill::EventType::commit);
+  CHECK(ev.term_months == 36);
+  CHECK(ev.payment == gpubill::CommitmentPayment::all_upfront);
+  CHECK(ev.offering_class == "standard");
+  CHECK(ev.count == 2);
+  CHECK(gpubill::to_json(ev) ==
+        R"({"id":"ri-1","time":"2025-12-01T10:00:00Z","type":"commit","account":"acme",)"
+        R"("provider":"aws","region":"us-east-1","instance_type":"m4.xlarge","term":"3y",)"
+        R"("payment":"all_upfront","class":"standard","count":2,"start":"2025-12-02T00:00:00Z"})");
+  CHECK(parse_event_json(gpubill::to_json(ev), "x.jsonl", 1).start == ev.start);
+  const std::string ok = R"(,"instance_type":"m4.xlarge","payment":"no_upfront","count":1)";
+  CHECK(error_of(commit_with(ok)) == "term: missing field (required for a commit event)");
+  CHECK(error_of(commit_with(ok + R"(,"term":"2y")")) ==
+        "term: unknown term '2y' (expected 1y or 3y)");
+  CHECK(error_of(commit_with(ok + R"(,"term":"1y","class":"gold")")) ==
+        "class: unknown offering class 'gold' (expected standard or convertible)");
+  CHECK(error_of(commit_with(ok + R"(,"term":"1y","start":"2025-12-01T10:30:00Z")"))
+            .rfind("start: a commitment's term starts on a clock hour", 0) == 0);
+  CHECK(error_of(commit_with(ok + R"(,"term":"1y","start":"2025-12-01T09:00:00Z")"))
+            .rfind("start: the term starts before the commitment is bought", 0) == 0);
+  CHECK(error_of(commit_with(ok + R"(,"term":"1y","gpu":"V100")")) ==
+        "gpu: give the commitment's scope once: instance_type or gpu, not both");
+  CHECK(error_of(commit_with(R"(,"term":"1y","payment":"no_upfront","count":1)")) ==
+        "instance_type: missing field (a commit names instance_type, or gpu for a per-GPU "
+        "commitment)");
+  CHECK(error_of(commit_with(ok + R"(,"term":"1y","count":0)")) == "count: given twice");
+  CHECK(error_of(commit_with(
+            R"(,"instance_type":"m4.xlarge","payment":"no_upfront","term":"1y","count":0)")) ==
+        "count: 0 is out of range (1 to 100000)");
+  CHECK(error_of(commit_with(ok + R"(,"term":"1y","instance":"i1")")) ==
+        "instance: does not apply to a commit event");
+  CHECK(error_of(create_with(R"(,"term":"1y")")) == "term: does not apply to a create event");
+}

@@ -292,7 +292,7 @@ class ReplayFixture {
             "SELECT account, instance, provider, region, instance_type, component, kind, mode, "
             "period_start, period_end, repeat, quantity, unit, unit_price, price_unit, "
             "exact_amount, billed_amount, rounding, total_exact, total_billed, currency, price_id, "
-            "policy_id, discount_id, event_seqs, note FROM charge");
+            "policy_id, discount_id, event_seqs, note, effective_amount FROM charge");
     collect("movement",
             "SELECT m.account, m.at, m.currency, m.amount, m.balance_after, m.kind, m.event_seq, "
             "c.instance, c.component, c.kind, c.period_start FROM balance_movement m LEFT JOIN "

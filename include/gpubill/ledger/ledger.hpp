@@ -59,6 +59,9 @@ struct ChargeLine {
   std::optional<std::int64_t> price_id, policy_id, discount_id;
   std::vector<std::int64_t> event_seqs;  // the input events that produced it
   std::string note;
+  // Per settlement: the amortised cost when it is not the billed amount (a commitment's covered
+  // and unused rows: their share of the commitment's hour); unset = billed_amount.
+  std::optional<Decimal> effective_amount;
 
   Decimal total_rounding() const { return total_billed - total_exact; }
   Money money(Decimal amount) const { return Money(amount, currency); }
@@ -318,6 +321,18 @@ struct DiscountRowInfo {
   std::string source, as_of;
 };
 
+// The commitment_price row of a commitment's charge line (its discount_id; issue 29).
+struct CommitmentRowInfo {
+  std::int64_t id = 0;
+  std::string provider, subject_kind, subject, region, program, offering_class, payment;
+  int term_months = 12;
+  Decimal upfront, hourly;
+  Currency currency;
+  Instant effective_from{};
+  std::optional<Instant> effective_to;
+  std::string source, as_of;
+};
+
 struct EventInfo {
   std::int64_t seq = 0;
   std::string account, id, type, instance;
@@ -340,6 +355,9 @@ struct ChargeExplanation {
   std::optional<PriceRowInfo> price;
   std::optional<PolicyRowInfo> policy;
   std::optional<DiscountRowInfo> discount;
+  // A commitment's row (kind commitment_purchase, _fee, _covered, _unused): the commitment_price
+  // row its discount_id names, instead of a discount row.
+  std::optional<CommitmentRowInfo> commitment;
   std::vector<EventInfo> events;  // by seq
   // The arithmetic, one step a line, e.g.
   //   "15.09 CNY/h × 1800 s / 3600 = 7.545 → half_up 2 → 7.55, rounding +0.005".

@@ -20,8 +20,8 @@
 
 namespace gpubill {
 
-enum class EventType { topup, create, start, stop, resize, renew, set_auto_renew, destroy };
-// "topup", "create", "start", "stop", "resize", "renew", "set_auto_renew", "destroy".
+enum class EventType { topup, create, start, stop, resize, renew, set_auto_renew, destroy, commit };
+// "topup", "create", "start", "stop", "resize", "renew", "set_auto_renew", "destroy", "commit".
 // Throws ParseError.
 EventType parse_event_type(std::string_view text);
 std::string_view to_string(EventType type) noexcept;
@@ -46,6 +46,10 @@ struct DiskSpec {
 //   resize          instance, instance_type
 //   renew           instance, months
 //   set_auto_renew  instance, auto_renew
+//   commit          provider, region, instance_type or gpu (the commitment's scope), term,
+//                   payment, count; class (an AWS RI's offering class), start (on a clock hour;
+//                   default: the first at or after time).
+//                   The event's id names the commitment.
 struct UsageEvent {
   std::string id;  // unique within the account
   Instant time{};
@@ -64,6 +68,13 @@ struct UsageEvent {
   std::optional<int> gpus;                // attachable GPUs on a host priced per GPU (Google-style)
   std::string gpu;                        // which GPU model, when the host takes several
   std::optional<ReturnKind> return_kind;  // destroy: "no_reason" or "ordinary"
+  // commit: "1y" = 12 months, "3y" = 36; the payment option; the offering class ("standard",
+  // "convertible"; empty = the only one the catalog has); how many units; when the term starts.
+  std::optional<int> term_months;
+  std::optional<CommitmentPayment> payment;
+  std::string offering_class;
+  std::optional<std::int64_t> count;
+  std::optional<Instant> start;
 
   // Resets every field (keeps string capacity, for reuse while streaming).
   void clear();
