@@ -27,4 +27,6 @@ cmake --build "$build" -j"$(nproc)"
 # fixture); here a missing server is a failure, not a skip.
 export GPUBILL_TEST_PG_REQUIRED=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Leaks inside third-party libraries only (tests/sanitizer/lsan.supp says which and why).
+export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizer/lsan.supp"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
