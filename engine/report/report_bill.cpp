@@ -88,7 +88,8 @@ void statement_tables(std::ostream& out, const MonthlyStatement& s) {
 // The month's cost per day in one currency as the FOCUS export's EffectiveCost has it: what
 // each line billed on the day, except that a purchase covering a period ahead (a prepaid
 // order, renewal, upgrade, refund) counts its amortised share of each day (amortised_share)
-// instead of its cash on the day it was paid; the rounding of such a purchase stays on its day.
+// instead of its cash on the day it was paid; the rounding of such a purchase stays on its day;
+// a commitment's rows count their amortised cost (ChargeLine::effective_amount).
 std::vector<Decimal> amortised_per_day(const BillReportData& d, const Currency& currency,
                                        const std::vector<Instant>& days) {
   const std::size_t n = days.size() - 1;
@@ -104,7 +105,11 @@ std::vector<Decimal> amortised_per_day(const BillReportData& d, const Currency& 
       continue;
     }
     for (std::size_t k = day_of(line.period_start); k < n && days[k] < line.period_end; ++k) {
-      if (auto part = slice_line(line, days[k], days[k + 1])) out[k] += part->total_billed;
+      auto part = slice_line(line, days[k], days[k + 1]);
+      if (!part) continue;
+      // A commitment's rows carry their amortised cost per settlement (effective_amount: the
+      // upfront and fees spread over its hours; its purchase and fee rows 0), as FOCUS has it.
+      out[k] += line.effective_amount ? *line.effective_amount * part->repeat : part->total_billed;
     }
   }
   for (const auto& purchase : d.purchases) {
@@ -210,8 +215,9 @@ std::string daily_chart(const BillReportData& d, const Currency& currency,
   }
   draw_amortised(svg, x, y, amortised, currency);
   legend += "<div class=\"legend\">" +
-            report::legend_item(0, "amortised: prepaid orders spread per day (FOCUS EffectiveCost)",
-                                true) +
+            report::legend_item(
+                0, "amortised: prepaid orders and commitments spread per day (FOCUS EffectiveCost)",
+                true) +
             "</div>\n";
   return legend + svg.finish();
 }

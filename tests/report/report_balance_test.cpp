@@ -187,3 +187,51 @@ TEST_CASE("report bill: a prepaid order amortised per day as FOCUS EffectiveCost
   CHECK(share->sign() > 0);
   CHECK(plotted[1] > Decimal(0));
 }
+
+// An all-upfront 1-year RI bought on 1 December 2025 (bundled: AWS g4dn.xlarge us-east-1, 2709
+// USD) and one instance on it for two hours on the 2nd: the cash is all on the 1st, the
+// amortised line spreads it over every hour of the term, day by day as FOCUS EffectiveCost.
+TEST_CASE("report bill: a commitment's upfront amortised per day as FOCUS EffectiveCost",
+          "[report][ledger][focus][commitments]") {
+  ReplayFixture fx;
+  fx.replay_text(
+      R"({"id":"t1","time":"2025-12-01T00:00:00Z","type":"topup","account":"acme","amount":"5000.00","currency":"USD"})"
+      "\n"
+      R"({"id":"ri-1","time":"2025-12-01T00:00:00Z","type":"commit","account":"acme","provider":"aws","region":"us-east-1","instance_type":"g4dn.xlarge","term":"1y","payment":"all_upfront","class":"standard","count":1})"
+      "\n"
+      R"({"id":"c1","time":"2025-12-02T10:00:00Z","type":"create","account":"acme","instance":"a","provider":"aws","region":"us-east-1","instance_type":"g4dn.xlarge","mode":"payg"})"
+      "\n"
+      R"({"id":"d1","time":"2025-12-02T12:00:00Z","type":"destroy","account":"acme","instance":"a"})"
+      "\n",
+      until("2026-01-01T00:00:00Z"));
+  const BillReportData data = load_bill_report(fx.db(), "acme", 2025, 12);
+  std::ostringstream page;
+  write_bill_report(page, data);
+  const std::string html = page.str();
+  const MonthlyStatement& s = data.statement;
+
+  const Calendar calendar(s.time_zone);
+  const FocusTable focus = focus_export(fx.db(), query_charges(fx.db()));
+  const auto col = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(focus.columns.begin(), focus.columns.end(), name) -
+                                    focus.columns.begin());
+  };
+  std::map<int, Decimal> effective;
+  for (const auto& row : focus.rows) {
+    const Instant start = parse_instant(*row[col("ChargePeriodStart")]);
+    if (start < s.period_start || start >= s.period_end) continue;
+    const auto day = calendar.local_day(start);
+    effective[static_cast<int>(unsigned(day.day()))] += Decimal::parse(*row[col("EffectiveCost")]);
+  }
+  std::map<int, Decimal> plotted = plotted_amortised(html);
+  REQUIRE(plotted.size() == 31);
+  for (int day = 1; day <= 31; ++day) {
+    INFO("day " << day);
+    CHECK(plotted[day] == effective[day]);
+  }
+  // 2709 over the term's 8760 hours is 0.309246… an hour, about 7.42 a day: never the 2709 of
+  // the purchase day, which is the cash.
+  CHECK(plotted[1] < Decimal(8));
+  CHECK(plotted[1] > Decimal(7));
+  CHECK(plotted[15] > Decimal(7));
+}
