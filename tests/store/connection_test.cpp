@@ -57,7 +57,7 @@ void statements_round_trip(Connection& db) {
   q.bind(2);
   REQUIRE(q.executeStep());
   CHECK(q.getColumnCount() == 4);
-  CHECK(q.getColumn(1).getName() == "name");
+  CHECK(std::string(q.getColumn(1).getName()) == "name");
   CHECK(q.getColumn(0).getInt64() == 1);  // assigned, as SQLite's rowid alias
   CHECK(q.getColumn(1).getString() == "gn8-a");
   CHECK(q.getColumn(2).getInt64() == -9007199254740993);
