@@ -18,6 +18,7 @@
 #include "gpubill/quote/workload.hpp"
 #include "gpubill/store/db.hpp"
 #include "pg_test.hpp"
+#include "temp_dir.hpp"
 
 using namespace gpubill;
 
@@ -146,4 +147,62 @@ TEST_CASE("the bundled catalog imported into PostgreSQL loads as on SQLite, row 
   REQUIRE(ub);
   CHECK(ua->groups.size() == ub->groups.size());
   same_quote(ca, cb, &*ua, &*ub, w);
+}
+
+namespace {
+
+// What importing `file` into `db` gives: the report's counts and notes, or the error.
+std::string import_outcome(Database& db, const std::string& file) {
+  try {
+    const ImportReport r = import_catalog_file(db, file);
+    std::string out = "imported " + std::to_string(r.total());
+    for (const auto& n : r.notes) out += "\n" + n;
+    return out;
+  } catch (const Error& e) {
+    return std::string("refused: ") + e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a catalog file is imported into PostgreSQL as into SQLite, or refused with its words",
+          "[.][postgres][catalog]") {
+  testing::PgDatabase pg;
+  OpenOptions o;
+  o.allow_postgres = true;
+  Database on_pg = Database::open(pg.url(), o);
+  Database on_sqlite = Database::open(":memory:");
+  REQUIRE(ensure_bundled_catalog(on_pg));
+  REQUIRE(ensure_bundled_catalog(on_sqlite));
+  // A later row of a price in force (same amount: no jump), and a row the checks refuse.
+  const Catalog before = Catalog::load(on_sqlite);
+  const PriceRow* row = nullptr;
+  for (const auto& p : before.data().prices) {
+    if (p.provider == "tencent" && p.subject_kind == SubjectKind::instance && !p.period.to &&
+        p.mode == BillingMode::payg && !p.region.empty()) {
+      row = &p;
+      break;
+    }
+  }
+  REQUIRE(row);
+  const auto file = [&](const std::string& amount) {
+    return std::string("{\"format\": \"gpubill-catalog/1\", \"prices\": [{\"provider\": \"") +
+           row->provider + "\", \"instance_type\": \"" + row->subject + "\", \"region\": \"" +
+           row->region + "\", \"mode\": \"payg\", \"unit\": \"" +
+           std::string(to_string(row->unit)) + "\", \"amount\": \"" + amount +
+           "\", \"currency\": \"" + row->amount.currency().to_string() +
+           "\", \"effective_from\": \"2027-01-01\", \"source\": \"TEST FIXTURE: PostgreSQL "
+           "import [T]\", \"as_of\": \"2026-12-01\"}]}";
+  };
+  testing::TempDir dir;
+  const std::string same = dir.write("same.json", file(row->amount.amount().to_string()));
+  const std::string cheap = dir.write("cheap.json", file("0.01"));
+  const std::string on_sqlite_same = import_outcome(on_sqlite, same);
+  CHECK(on_sqlite_same.rfind("imported 1", 0) == 0);
+  CHECK(import_outcome(on_pg, same) == on_sqlite_same);
+  const std::string on_sqlite_cheap = import_outcome(on_sqlite, cheap);
+  CHECK(on_sqlite_cheap.rfind("refused: ", 0) == 0);
+  CHECK(on_sqlite_cheap.find("error price_jump") != std::string::npos);  // 3× below the last
+  CHECK(import_outcome(on_pg, cheap) == on_sqlite_cheap);
+  CHECK(rows_of(Catalog::load(on_pg).data()) == rows_of(Catalog::load(on_sqlite).data()));
 }
