@@ -183,7 +183,7 @@ void check_commitment_periods(const std::vector<CommitmentRow>& rows, const std:
 
 namespace {
 
-Decimal stored_decimal(const SQLite::Column& c) {
+Decimal stored_decimal(const store::Column& c) {
   try {
     return Decimal::parse(c.getString());
   } catch (const Error& e) {
@@ -194,7 +194,7 @@ Decimal stored_decimal(const SQLite::Column& c) {
 
 }  // namespace
 
-void read_commitments(SQLite::Database& db, CatalogData& out, const std::set<std::string>* gpus,
+void read_commitments(store::Connection& db, CatalogData& out, const std::set<std::string>* gpus,
                       bool with_source) {
   std::set<std::pair<std::string_view, std::string_view>> types;  // (provider, id) in `out`
   nlohmann::json subjects = nlohmann::json::array();  // the GPU and instance type ids wanted
@@ -206,14 +206,13 @@ void read_commitments(SQLite::Database& db, CatalogData& out, const std::set<std
     for (const auto& g : *gpus) subjects.push_back(g);
     if (subjects.empty()) return;
   }
-  SQLite::Statement q(db,
-                      std::string("SELECT id, provider, subject_kind, subject, region, program, "
-                                  "offering_class, term_months, payment, upfront, hourly, "
-                                  "currency, effective_from, effective_to, ") +
-                          (with_source ? "source" : "''") + ", as_of FROM commitment_price " +
-                          (gpus ? "WHERE subject IN (SELECT value FROM json_each(?)) " : "") +
-                          "ORDER BY provider, subject_kind, subject, region, program, "
-                          "offering_class, term_months, payment, effective_from");
+  store::Statement q(db, std::string("SELECT id, provider, subject_kind, subject, region, program, "
+                                     "offering_class, term_months, payment, upfront, hourly, "
+                                     "currency, effective_from, effective_to, ") +
+                             (with_source ? "source" : "''") + ", as_of FROM commitment_price " +
+                             (gpus ? "WHERE subject IN (SELECT value FROM json_each(?)) " : "") +
+                             "ORDER BY provider, subject_kind, subject, region, program, "
+                             "offering_class, term_months, payment, effective_from");
   if (gpus) q.bind(1, subjects.dump());
   while (q.executeStep()) {
     CommitmentRow r;
@@ -243,9 +242,9 @@ void read_commitments(SQLite::Database& db, CatalogData& out, const std::set<std
   }
 }
 
-void write_commitments(SQLite::Database& db, const CatalogData& data) {
+void write_commitments(store::Connection& db, const CatalogData& data) {
   if (data.commitments.empty()) return;
-  SQLite::Statement q(
+  store::Statement q(
       db,
       "INSERT INTO commitment_price(provider, subject_kind, subject, region, program, "
       "offering_class, term_months, payment, upfront, hourly, currency, effective_from, "

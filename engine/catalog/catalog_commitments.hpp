@@ -3,7 +3,7 @@
 // commitment_price, migrations/0014_commitments.sql).
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/connection.hpp"
 
 #include <set>
 #include <string>
@@ -24,13 +24,13 @@ CommitmentRow read_commitment_json(const json_input::Fields& f, const Decimal& m
 void check_commitment_periods(const std::vector<CommitmentRow>& rows, const std::string& file);
 
 // Reads every commitment_price row into out.commitments (key order); writes (upserts) those of
-// `data`. Throw SQLite::Exception (the callers wrap it).
+// `data`. Throw store::SqlError (the callers wrap it).
 // With `gpus`, only the rows a quote of those GPU ids can use: per-GPU rows of one of them
 // and per-instance rows of an instance type already in `out` (one quote reads a few dozen of
 // the bundled catalog's 1,865 rows). Without `with_source`, each row's `source` is left empty
 // (Catalog::load_for_billing).
-void read_commitments(SQLite::Database& db, CatalogData& out,
+void read_commitments(store::Connection& db, CatalogData& out,
                       const std::set<std::string>* gpus = nullptr, bool with_source = true);
-void write_commitments(SQLite::Database& db, const CatalogData& data);
+void write_commitments(store::Connection& db, const CatalogData& data);
 
 }  // namespace gpubill

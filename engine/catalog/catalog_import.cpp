@@ -19,7 +19,6 @@
 #include "gpubill/base/input_file.hpp"
 #include "store/embedded_data.hpp"
 #include "store/store.hpp"
-#include "store/write_transaction.hpp"
 
 namespace gpubill {
 
@@ -29,21 +28,21 @@ namespace {
 // processes importing at once queue instead of failing), committing only when `commit`.
 template <typename Work>
 auto in_transaction(Database& database, bool commit, Work work) {
-  auto& db = sqlite(database);
+  auto& db = connection(database);
   try {
     ScopedTempStoreInMemory statement_journals(db);  // set outside the transaction
-    WriteTransaction tx(db, database.path(), "catalog import");
+    store::Transaction tx(db, store::Transaction::Kind::write, "catalog import");
     auto result = work(db);
     if (commit) tx.commit();  // otherwise rolled back by the destructor
     return result;
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("catalog import failed: ") + e.what());
   }
 }
 
 // The checks every import makes once its rows are read, and the write: the rows' bounds, their
 // references, re-declared providers and instance types, and (after writing) the pinned rows.
-ImportReport check_and_write(SQLite::Database& db, const CatalogData& data,
+ImportReport check_and_write(store::Connection& db, const CatalogData& data,
                              const CatalogData& known, const std::string& path,
                              const RowPlaces& places, const ImportOptions& options, bool commit) {
   check_catalog_bounds(data, path, places, options.not_after);
@@ -63,7 +62,7 @@ ImportReport check_and_write(SQLite::Database& db, const CatalogData& data,
 ImportReport import_json(Database& database, const std::string& path, bool commit,
                          const ImportOptions& options) {
   const CatalogData data = parse_catalog_json(read_input_file(path), path);
-  return in_transaction(database, commit, [&](SQLite::Database& db) {
+  return in_transaction(database, commit, [&](store::Connection& db) {
     return check_and_write(db, data, read_catalog_data(db), path, json_row_places(), options,
                            commit);
   });
@@ -89,7 +88,7 @@ ImportReport import_skypilot(Database& database, const std::string& path,
                              const SkyPilotOptions& options, bool commit,
                              const ImportOptions& import) {
   const std::string text = read_input_file(path);
-  return in_transaction(database, commit, [&](SQLite::Database& db) {
+  return in_transaction(database, commit, [&](store::Connection& db) {
     const Catalog catalog(read_catalog_data(db));
     SkyPilotImport result = parse_skypilot_csv(text, path, options, catalog);
     // What the catalog already describes stays as it is; SkyPilot adds prices.
@@ -186,7 +185,7 @@ ImportReport validate_skypilot_file(Database& db, const std::string& path,
 ImportReport import_converted_rows(Database& database, const std::string& name,
                                    const std::function<ConvertedRows(const Catalog&)>& convert,
                                    const ImportOptions& options, bool commit) {
-  return in_transaction(database, commit, [&](SQLite::Database& db) {
+  return in_transaction(database, commit, [&](store::Connection& db) {
     const Catalog catalog(read_catalog_data(db));
     const ConvertedRows rows = convert(catalog);
     ImportReport report = check_and_write(db, rows.data, catalog.data(), name,
@@ -204,8 +203,8 @@ std::string bundled_catalog_hash() {
 
 bool bundled_catalog_is_current(Database& database) {
   try {
-    return read_meta(sqlite(database), "bundled_catalog") == bundled_catalog_hash();
-  } catch (const SQLite::Exception& e) {
+    return read_meta(connection(database), "bundled_catalog") == bundled_catalog_hash();
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot read the database's meta table: ") + e.what());
   }
 }
@@ -213,9 +212,9 @@ bool bundled_catalog_is_current(Database& database) {
 bool ensure_bundled_catalog(Database& database) {
   if (bundled_catalog_is_current(database)) return false;
   const std::string hash = bundled_catalog_hash();
-  ScopedCacheSize cache(sqlite(database));
+  ScopedCacheSize cache(connection(database));
   bool loaded = false;
-  in_transaction(database, true, [&](SQLite::Database& conn) {
+  in_transaction(database, true, [&](store::Connection& conn) {
     if (read_meta(conn, "bundled_catalog") == hash) return 0;  // another process was first
     loaded = true;
     // What later files may refer to: read once, then grown file by file (re-reading the

@@ -46,7 +46,7 @@ CatalogData overlay(CatalogData base, const CatalogData& add) {
 
 }  // namespace
 
-void apply_catalog_check(SQLite::Database& db, const CatalogData& data, bool written, bool force,
+void apply_catalog_check(store::Connection& db, const CatalogData& data, bool written, bool force,
                          ImportReport& report) {
   const CheckReport check =
       check_catalog(written ? read_catalog_data(db) : overlay(read_catalog_data(db), data));

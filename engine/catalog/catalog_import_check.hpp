@@ -2,7 +2,7 @@
 // the database.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/connection.hpp"
 
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
@@ -15,7 +15,7 @@ namespace gpubill {
 // `force`, throws InputError naming report.file and the first errors (the caller's transaction
 // then writes nothing); with `force`, adds one note per error to `report`. Warnings are never
 // notes. Throws StoreError when the database cannot be read.
-void apply_catalog_check(SQLite::Database& db, const CatalogData& data, bool written, bool force,
+void apply_catalog_check(store::Connection& db, const CatalogData& data, bool written, bool force,
                          ImportReport& report);
 
 }  // namespace gpubill

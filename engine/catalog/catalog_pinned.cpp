@@ -1,6 +1,8 @@
 // Settled bills pinned to the catalog rows they used (catalog_pinned.hpp).
 #include "catalog/catalog_pinned.hpp"
 
+#include <algorithm>
+#include <memory>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -9,6 +11,7 @@
 
 #include "catalog/catalog_store.hpp"
 #include "gpubill/base/errors.hpp"
+#include "store/connection.hpp"
 
 namespace gpubill {
 
@@ -51,24 +54,34 @@ const Table kPolicy{"policy", "policies",
                     "policy_id IS NOT NULL GROUP BY policy_id",
                     "provider = ? AND effective_from = ?"};
 
+// "b,a,b" → "a,b": group_concat(DISTINCT …) lists in no specified order, on either backend.
+std::string sorted_list(const std::string& text) {
+  auto items = split_list(text);
+  std::sort(items.begin(), items.end());
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
 struct Use {
   std::int64_t lines = 0;
   std::string accounts;
 };
 
-std::unordered_map<std::int64_t, Use> uses_of(SQLite::Database& db, const Table& t) {
+std::unordered_map<std::int64_t, Use> uses_of(store::Connection& db, const Table& t) {
   std::unordered_map<std::int64_t, Use> out;
-  SQLite::Statement q(db, t.uses);
+  store::Statement q(db, t.uses);
   while (q.executeStep()) {
-    out[q.getColumn(0).getInt64()] = {q.getColumn(1).getInt64(), q.getColumn(2).getString()};
+    out[q.getColumn(0).getInt64()] = {q.getColumn(1).getInt64(),
+                                      sorted_list(q.getColumn(2).getString())};
   }
   return out;
 }
 
 // Every column of one stored row, as text (NULL = nullopt), and the columns' names.
-void read_row(SQLite::Database& db, const std::string& table, std::int64_t id,
+void read_row(store::Connection& db, const std::string& table, std::int64_t id,
               std::vector<std::string>& columns, std::vector<std::optional<std::string>>& values) {
-  SQLite::Statement q(db, "SELECT * FROM " + table + " WHERE id = ?");
+  store::Statement q(db, "SELECT * FROM " + table + " WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   columns.clear();
   values.clear();
@@ -80,14 +93,13 @@ void read_row(SQLite::Database& db, const std::string& table, std::int64_t id,
   }
 }
 
-// The catalog tables' schema, created in `to` (an in-memory database) from `from`'s.
-void copy_catalog_schema(SQLite::Database& from, SQLite::Database& to) {
-  SQLite::Statement q(from,
-                      "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name IN "
-                      "('provider', 'region', 'gpu', 'gpu_alias', 'instance_type', "
-                      "'attachable_gpu', 'price', 'discount', 'disk_price', 'bandwidth_price', "
-                      "'fx_rate', 'policy') AND sql IS NOT NULL");
-  while (q.executeStep()) to.exec(q.getColumn(0).getString());
+// A private in-memory SQLite database with this gpubill's schema (its migrations, whatever the
+// backend of the database checked) and foreign keys off, for an import's rows on their own.
+std::unique_ptr<store::Connection> scratch_catalog() {
+  auto c = store::Connection::open(":memory:");
+  store::migrate(*c);
+  c->exec("PRAGMA foreign_keys = OFF");
+  return c;
 }
 
 // Columns that price nothing: provenance may be corrected in place.
@@ -128,14 +140,13 @@ std::string attachable_text(const InstanceType& it) {
 
 }  // namespace
 
-PinnedRows::PinnedRows(SQLite::Database& db, const CatalogData& data) : db_(db) {
+PinnedRows::PinnedRows(store::Connection& db, const CatalogData& data) : db_(db) {
   // What the import would write, written to a scratch database (nothing is written to `db`, so
   // that a validation on a read-only database checks the same).
-  std::optional<SQLite::Database> scratch;
-  const auto written = [&]() -> SQLite::Database& {
+  std::unique_ptr<store::Connection> scratch;
+  const auto written = [&]() -> store::Connection& {
     if (!scratch) {
-      scratch.emplace(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-      copy_catalog_schema(db, *scratch);
+      scratch = scratch_catalog();
       write_catalog_data(*scratch, data);
     }
     return *scratch;
@@ -145,7 +156,7 @@ PinnedRows::PinnedRows(SQLite::Database& db, const CatalogData& data) : db_(db) 
     const auto uses = uses_of(db, t);
     if (uses.empty()) return;
     const std::string find_sql = std::string("SELECT id FROM ") + t.table + " WHERE " + t.key;
-    SQLite::Statement find(db, find_sql);
+    store::Statement find(db, find_sql);
     for (std::size_t i = 0; i < count; ++i) {
       find.reset();
       find.clearBindings();
@@ -156,7 +167,7 @@ PinnedRows::PinnedRows(SQLite::Database& db, const CatalogData& data) : db_(db) 
       if (use == uses.end()) continue;
       Pinned p{t.table, t.section, i, id, use->second.lines, use->second.accounts, {}, {}, {}};
       read_row(db, t.table, id, p.columns, p.values);
-      SQLite::Statement again(written(), find_sql);
+      store::Statement again(written(), find_sql);
       bind_key(again, i);
       std::vector<std::string> columns;
       if (again.executeStep()) {
@@ -166,7 +177,7 @@ PinnedRows::PinnedRows(SQLite::Database& db, const CatalogData& data) : db_(db) 
     }
     find.reset();
   };
-  scan(kPrice, data.prices.size(), [&](SQLite::Statement& q, std::size_t i) {
+  scan(kPrice, data.prices.size(), [&](store::Statement& q, std::size_t i) {
     const PriceRow& p = data.prices[i];
     q.bind(1, p.provider);
     q.bind(2, std::string(to_string(p.subject_kind)));
@@ -176,7 +187,7 @@ PinnedRows::PinnedRows(SQLite::Database& db, const CatalogData& data) : db_(db) 
     q.bind(6, static_cast<int64_t>(seconds(p.period.from)));
   });
   const auto resource = [&](const std::vector<ResourcePriceRow>& rows) {
-    return [&rows](SQLite::Statement& q, std::size_t i) {
+    return [&rows](store::Statement& q, std::size_t i) {
       q.bind(1, rows[i].provider);
       q.bind(2, rows[i].kind);
       q.bind(3, std::string(to_string(rows[i].mode)));
@@ -185,7 +196,7 @@ PinnedRows::PinnedRows(SQLite::Database& db, const CatalogData& data) : db_(db) 
   };
   scan(kDisk, data.disk_prices.size(), resource(data.disk_prices));
   scan(kBandwidth, data.bandwidth_prices.size(), resource(data.bandwidth_prices));
-  scan(kDiscount, data.discounts.size(), [&](SQLite::Statement& q, std::size_t i) {
+  scan(kDiscount, data.discounts.size(), [&](store::Statement& q, std::size_t i) {
     const DiscountRow& d = data.discounts[i];
     q.bind(1, d.provider);
     q.bind(2, d.family);
@@ -193,7 +204,7 @@ PinnedRows::PinnedRows(SQLite::Database& db, const CatalogData& data) : db_(db) 
     q.bind(4, d.min_months);
     q.bind(5, static_cast<int64_t>(seconds(d.period.from)));
   });
-  scan(kPolicy, data.policies.size(), [&](SQLite::Statement& q, std::size_t i) {
+  scan(kPolicy, data.policies.size(), [&](store::Statement& q, std::size_t i) {
     q.bind(1, data.policies[i].provider);
     q.bind(2, static_cast<int64_t>(seconds(data.policies[i].period.from)));
   });
@@ -226,7 +237,7 @@ std::vector<std::string> PinnedRows::check_unchanged(const std::string& file,
       if (!compared(p.columns[c])) continue;
       assignments += (assignments.empty() ? "" : ", ") + p.columns[c] + " = ?";
     }
-    SQLite::Statement put(db_, "UPDATE " + p.table + " SET " + assignments + " WHERE id = ?");
+    store::Statement put(db_, "UPDATE " + p.table + " SET " + assignments + " WHERE id = ?");
     int k = 0;
     for (std::size_t c = 0; c < p.columns.size(); ++c) {
       if (!compared(p.columns[c])) continue;
@@ -243,7 +254,7 @@ std::vector<std::string> PinnedRows::check_unchanged(const std::string& file,
   return notes;
 }
 
-std::vector<std::string> check_redefinitions(SQLite::Database& db, const CatalogData& data,
+std::vector<std::string> check_redefinitions(store::Connection& db, const CatalogData& data,
                                              const CatalogData& known, const std::string& file,
                                              const RowPlaces& places, bool redefine) {
   std::vector<std::string> notes;
@@ -262,11 +273,12 @@ std::vector<std::string> check_redefinitions(SQLite::Database& db, const Catalog
   };
   if (!data.providers.empty()) {
     std::map<std::string, Use> uses;
-    SQLite::Statement q(db,
-                        "SELECT provider, count(*), group_concat(DISTINCT account) FROM charge "
-                        "GROUP BY provider");
+    store::Statement q(db,
+                       "SELECT provider, count(*), group_concat(DISTINCT account) FROM charge "
+                       "GROUP BY provider");
     while (q.executeStep()) {
-      uses[q.getColumn(0).getString()] = {q.getColumn(1).getInt64(), q.getColumn(2).getString()};
+      uses[q.getColumn(0).getString()] = {q.getColumn(1).getInt64(),
+                                          sorted_list(q.getColumn(2).getString())};
     }
     for (std::size_t i = 0; i < data.providers.size(); ++i) {
       const Provider& p = data.providers[i];
@@ -286,12 +298,12 @@ std::vector<std::string> check_redefinitions(SQLite::Database& db, const Catalog
   }
   if (data.instance_types.empty()) return notes;
   std::map<std::pair<std::string, std::string>, Use> uses;
-  SQLite::Statement q(db,
-                      "SELECT provider, instance_type, count(*), group_concat(DISTINCT account) "
-                      "FROM charge WHERE instance_type <> '' GROUP BY provider, instance_type");
+  store::Statement q(db,
+                     "SELECT provider, instance_type, count(*), group_concat(DISTINCT account) "
+                     "FROM charge WHERE instance_type <> '' GROUP BY provider, instance_type");
   while (q.executeStep()) {
-    uses[{q.getColumn(0).getString(), q.getColumn(1).getString()}] = {q.getColumn(2).getInt64(),
-                                                                      q.getColumn(3).getString()};
+    uses[{q.getColumn(0).getString(), q.getColumn(1).getString()}] = {
+        q.getColumn(2).getInt64(), sorted_list(q.getColumn(3).getString())};
   }
   for (std::size_t i = 0; i < data.instance_types.size(); ++i) {
     const InstanceType& it = data.instance_types[i];

@@ -5,7 +5,7 @@
 // user says so (--redefine). `gpubill rebuild` is then the only way to re-price the past.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/connection.hpp"
 
 #include <cstdint>
 #include <map>
@@ -24,7 +24,7 @@ class PinnedRows {
  public:
   // Finds, for every price, discount, disk, bandwidth and policy row of `data`, the stored row
   // with its key (and effective_from) that a charge names, and keeps its values. Reads only.
-  PinnedRows(SQLite::Database& db, const CatalogData& data);
+  PinnedRows(store::Connection& db, const CatalogData& data);
 
   // The pinned rows whose values `data` would change (compared as written, but for source and
   // as_of, which price nothing). Unless `restore`, throws InputError(file, place of the
@@ -46,7 +46,7 @@ class PinnedRows {
     std::vector<std::optional<std::string>> values;    // as stored before the import
     std::vector<std::optional<std::string>> imported;  // as the import would write it
   };
-  SQLite::Database& db_;
+  store::Connection& db_;
   std::vector<Pinned> pinned_;
 };
 
@@ -56,7 +56,7 @@ class PinnedRows {
 // (file, place of the row, the first changed field) listing the changes and the charges that
 // use the row, asking for --redefine. With `redefine`, returns one note per changed row, listing
 // its changes and the `gpubill rebuild` that re-prices the settled lines.
-std::vector<std::string> check_redefinitions(SQLite::Database& db, const CatalogData& data,
+std::vector<std::string> check_redefinitions(store::Connection& db, const CatalogData& data,
                                              const CatalogData& known, const std::string& file,
                                              const RowPlaces& places, bool redefine);
 

@@ -14,28 +14,28 @@ std::string day(std::int64_t unix_seconds) {
 
 }  // namespace
 
-std::vector<std::string> settled_charges_affected(SQLite::Database& db,
+std::vector<std::string> settled_charges_affected(store::Connection& db,
                                                   const std::vector<PriceRow>& imported) {
   std::vector<std::string> notes;
   std::optional<std::int64_t> clock;
   {
-    SQLite::Statement q(db, "SELECT clock FROM replay_clock WHERE one = 1");
+    store::Statement q(db, "SELECT clock FROM replay_clock WHERE one = 1");
     if (q.executeStep()) clock = q.getColumn(0).getInt64();
   }
   if (!clock) return notes;
-  SQLite::Statement new_id(db,
-                           "SELECT id FROM price WHERE provider = ? AND subject_kind = ? AND "
-                           "subject = ? AND region = ? AND mode = ? AND effective_from = ?");
+  store::Statement new_id(db,
+                          "SELECT id FROM price WHERE provider = ? AND subject_kind = ? AND "
+                          "subject = ? AND region = ? AND mode = ? AND effective_from = ?");
   // Charges of the same key overlapping the row's period, priced with another row (disk and
   // bandwidth lines name rows of other tables: ledger_rows::price_table_for).
-  SQLite::Statement affected(
+  store::Statement affected(
       db,
       "SELECT c.account, count(*), min(c.period_start), max(c.period_end) FROM charge c "
       "JOIN price used ON used.id = c.price_id AND c.component NOT IN ('system_disk', "
       "'data_disk', 'bandwidth') "
       "WHERE used.provider = ?1 AND used.subject_kind = ?2 AND used.subject = ?3 AND "
       "used.mode = ?4 AND (?5 = '' OR c.region = ?5) AND c.period_end > ?6 AND "
-      "(?7 IS NULL OR c.period_start < ?7) AND used.id <> ?8 "
+      "(CAST(?7 AS INTEGER) IS NULL OR c.period_start < ?7) AND used.id <> ?8 "
       "GROUP BY c.account ORDER BY c.account");
   for (const PriceRow& p : imported) {
     const std::int64_t from = p.period.from.time_since_epoch().count();

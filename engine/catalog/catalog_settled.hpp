@@ -1,7 +1,7 @@
 // Private to the engine: what a price import changes in hours already settled.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/connection.hpp"
 
 #include <string>
 #include <vector>
@@ -15,7 +15,7 @@ namespace gpubill {
 // overlaps but which were priced with another row, per account — a warning for the import
 // report, naming the `gpubill rebuild` that would re-price them. Empty when nothing is
 // affected or nothing was replayed.
-std::vector<std::string> settled_charges_affected(SQLite::Database& db,
+std::vector<std::string> settled_charges_affected(store::Connection& db,
                                                   const std::vector<PriceRow>& imported);
 
 }  // namespace gpubill

@@ -24,39 +24,40 @@ namespace {
 // ---- decoding ------------------------------------------------------------------------------
 
 // Decodes stored text with `parse`, turning a failure into a StoreError naming the place.
-template <typename Parse>
-auto decode(const char* table, const char* column, const std::string& text, Parse parse) {
+// `text` is a std::string or, read without a copy, a std::string_view.
+template <typename Text, typename Parse>
+auto decode(const char* table, const char* column, const Text& text, Parse parse) {
   try {
     return parse(text);
   } catch (const Error& e) {
     throw StoreError("catalog table " + std::string(table) + ", column " + column +
-                     ": stored value '" + text + "' does not decode: " + e.what());
+                     ": stored value '" + std::string(text) + "' does not decode: " + e.what());
   }
 }
 
-Decimal decimal_col(const SQLite::Column& c, const char* table) {
-  return decode(table, c.getName(), c.getString(),
-                [](const std::string& s) { return Decimal::parse(s); });
+Decimal decimal_col(const store::Column& c, const char* table) {
+  return decode(table, c.getName(), c.getStringView(),
+                [](std::string_view s) { return Decimal::parse(s); });
 }
 
-std::optional<Decimal> opt_decimal_col(const SQLite::Column& c, const char* table) {
+std::optional<Decimal> opt_decimal_col(const store::Column& c, const char* table) {
   if (c.isNull()) return std::nullopt;
   return decimal_col(c, table);
 }
 
-std::optional<int> opt_int_col(const SQLite::Column& c) {
+std::optional<int> opt_int_col(const store::Column& c) {
   if (c.isNull()) return std::nullopt;
   return c.getInt();
 }
 
-Currency currency_col(const SQLite::Column& c, const char* table) {
-  return decode(table, c.getName(), c.getString(),
-                [](const std::string& s) { return Currency::parse(s); });
+Currency currency_col(const store::Column& c, const char* table) {
+  return decode(table, c.getName(), c.getStringView(),
+                [](std::string_view s) { return Currency::parse(s); });
 }
 
-BillingMode mode_col(const SQLite::Column& c, const char* table) {
-  return decode(table, c.getName(), c.getString(),
-                [](const std::string& s) { return parse_billing_mode(s); });
+BillingMode mode_col(const store::Column& c, const char* table) {
+  return decode(table, c.getName(), c.getStringView(),
+                [](std::string_view s) { return parse_billing_mode(s); });
 }
 
 Instant instant_of(std::int64_t seconds) {
@@ -67,12 +68,12 @@ std::int64_t seconds_of(Instant t) {
   return t.time_since_epoch().count();
 }
 
-std::optional<Instant> opt_instant_col(const SQLite::Column& c) {
+std::optional<Instant> opt_instant_col(const store::Column& c) {
   if (c.isNull()) return std::nullopt;
   return instant_of(c.getInt64());
 }
 
-Effective period_cols(const SQLite::Column& from, const SQLite::Column& to) {
+Effective period_cols(const store::Column& from, const store::Column& to) {
   Effective p;
   p.from = instant_of(from.getInt64());
   if (!to.isNull()) p.to = instant_of(to.getInt64());
@@ -81,7 +82,7 @@ Effective period_cols(const SQLite::Column& from, const SQLite::Column& to) {
 
 // ---- binding -------------------------------------------------------------------------------
 
-void bind_opt(SQLite::Statement& q, int i, const std::optional<Decimal>& d) {
+void bind_opt(store::Statement& q, int i, const std::optional<Decimal>& d) {
   if (d) {
     q.bind(i, d->to_string());
   } else {
@@ -89,7 +90,7 @@ void bind_opt(SQLite::Statement& q, int i, const std::optional<Decimal>& d) {
   }
 }
 
-void bind_opt(SQLite::Statement& q, int i, const std::optional<int>& v) {
+void bind_opt(store::Statement& q, int i, const std::optional<int>& v) {
   if (v) {
     q.bind(i, *v);
   } else {
@@ -97,7 +98,7 @@ void bind_opt(SQLite::Statement& q, int i, const std::optional<int>& v) {
   }
 }
 
-void bind_opt(SQLite::Statement& q, int i, const std::optional<Instant>& t) {
+void bind_opt(store::Statement& q, int i, const std::optional<Instant>& t) {
   if (t) {
     q.bind(i, static_cast<int64_t>(seconds_of(*t)));
   } else {
@@ -105,7 +106,7 @@ void bind_opt(SQLite::Statement& q, int i, const std::optional<Instant>& t) {
   }
 }
 
-void bind_period(SQLite::Statement& q, int from_index, const Effective& p) {
+void bind_period(store::Statement& q, int from_index, const Effective& p) {
   q.bind(from_index, static_cast<int64_t>(seconds_of(p.from)));
   if (p.to) {
     q.bind(from_index + 1, static_cast<int64_t>(seconds_of(*p.to)));
@@ -114,7 +115,7 @@ void bind_period(SQLite::Statement& q, int from_index, const Effective& p) {
   }
 }
 
-void run(SQLite::Statement& q) {
+void run(store::Statement& q) {
   q.exec();
   q.reset();
   q.clearBindings();
@@ -122,28 +123,32 @@ void run(SQLite::Statement& q) {
 
 // ---- reading -------------------------------------------------------------------------------
 
-void read_providers(SQLite::Database& db, CatalogData& out) {
-  SQLite::Statement q(db, "SELECT id, name, currency, billing_time_zone FROM provider ORDER BY id");
+void read_providers(store::Connection& db, CatalogData& out) {
+  store::Statement q(db, "SELECT id, name, currency, billing_time_zone FROM provider ORDER BY id");
   while (q.executeStep()) {
     out.providers.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
                              currency_col(q.getColumn(2), "provider"), q.getColumn(3).getString()});
   }
-  SQLite::Statement r(db, "SELECT provider, id, name FROM region ORDER BY provider, id");
+  store::Statement r(db, "SELECT provider, id, name FROM region ORDER BY provider, id");
   while (r.executeStep()) {
     out.regions.push_back(
         {r.getColumn(0).getString(), r.getColumn(1).getString(), r.getColumn(2).getString()});
   }
 }
 
-void read_gpus(SQLite::Database& db, CatalogData& out) {
+void read_gpus(store::Connection& db, CatalogData& out) {
   std::map<std::string, std::vector<std::string>> aliases;
-  SQLite::Statement a(db, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, rowid");
+  // A GPU's aliases in the order they were written: SQLite's rowid. PostgreSQL has no such
+  // order without a column for it (a migration after 0018, docs/postgresql.md): by alias there.
+  store::Statement a(db, db.backend() == store::Backend::sqlite
+                             ? "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, rowid"
+                             : "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, alias");
   while (a.executeStep()) aliases[a.getColumn(0).getString()].push_back(a.getColumn(1).getString());
-  SQLite::Statement q(db,
-                      "SELECT id, vendor, architecture, fp64_tflops, fp32_tflops, "
-                      "fp16_tensor_tflops, int8_tops, memory_gb, memory_bandwidth_gbs, "
-                      "interconnect, interconnect_bandwidth_gbs, tdp_w, launch_price, "
-                      "launch_currency, source, units_per_board FROM gpu ORDER BY id");
+  store::Statement q(db,
+                     "SELECT id, vendor, architecture, fp64_tflops, fp32_tflops, "
+                     "fp16_tensor_tflops, int8_tops, memory_gb, memory_bandwidth_gbs, "
+                     "interconnect, interconnect_bandwidth_gbs, tdp_w, launch_price, "
+                     "launch_currency, source, units_per_board FROM gpu ORDER BY id");
   while (q.executeStep()) {
     Gpu g;
     g.id = q.getColumn(0).getString();
@@ -184,7 +189,7 @@ std::string json_id_list(const std::set<std::string>& ids) {
 }
 
 // With `gpus`, only the instance types that carry one of them, built in or attachable.
-void read_instance_types(SQLite::Database& db, CatalogData& out,
+void read_instance_types(store::Connection& db, CatalogData& out,
                          const std::set<std::string>* gpus = nullptr) {
   const std::string ids = gpus ? json_id_list(*gpus) : std::string();
   // The types that take one of `gpus` as an attachable GPU, by the index on attachable_gpu.gpu.
@@ -192,10 +197,10 @@ void read_instance_types(SQLite::Database& db, CatalogData& out,
       "SELECT provider, instance_type FROM attachable_gpu WHERE gpu IN "
       "(SELECT value FROM json_each(?1))";
   std::map<std::pair<std::string, std::string>, std::vector<AttachableGpu>> attachable;
-  SQLite::Statement a(
-      db, "SELECT provider, instance_type, gpu, count, retired_on FROM attachable_gpu " +
-              (gpus ? "WHERE (provider, instance_type) IN (" + taking + ") " : "") +
-              "ORDER BY provider, instance_type, gpu, count");
+  store::Statement a(db,
+                     "SELECT provider, instance_type, gpu, count, retired_on FROM attachable_gpu " +
+                         (gpus ? "WHERE (provider, instance_type) IN (" + taking + ") " : "") +
+                         "ORDER BY provider, instance_type, gpu, count");
   if (gpus) a.bind(1, ids);
   while (a.executeStep()) {
     auto& list = attachable[{a.getColumn(0).getString(), a.getColumn(1).getString()}];
@@ -205,12 +210,13 @@ void read_instance_types(SQLite::Database& db, CatalogData& out,
     }
     list.back().counts.push_back(a.getColumn(3).getInt());
   }
-  SQLite::Statement q(
+  store::Statement q(
       db,
       "SELECT provider, id, family, gpu, gpu_count, vcpu, ram_gb, local_disk_gb, "
       "local_disk_kind, notes, source, available_from, retired_on FROM instance_type " +
-          (gpus ? "WHERE rowid IN (SELECT rowid FROM instance_type WHERE gpu IN (SELECT value "
-                  "FROM json_each(?1)) UNION SELECT t.rowid FROM instance_type t JOIN (" +
+          (gpus ? "WHERE (provider, id) IN (SELECT provider, id FROM instance_type WHERE gpu IN "
+                  "(SELECT value FROM json_each(?1)) UNION SELECT t.provider, t.id FROM "
+                  "instance_type t JOIN (" +
                       taking + ") a ON a.provider = t.provider AND a.instance_type = t.id) "
                 : std::string()) +
           "ORDER BY provider, id");
@@ -247,7 +253,7 @@ constexpr const char* kPriceColumnsWithoutSource =
 constexpr const char* kPriceOrder =
     " ORDER BY provider, subject_kind, subject, region, mode, effective_from";
 
-PriceRow price_row(SQLite::Statement& q) {
+PriceRow price_row(store::Statement& q) {
   PriceRow p;
   p.id = q.getColumn(0).getInt64();
   p.provider = q.getColumn(1).getString();
@@ -256,8 +262,8 @@ PriceRow price_row(SQLite::Statement& q) {
   p.subject = q.getColumn(3).getString();
   p.region = q.getColumn(4).getString();
   p.mode = mode_col(q.getColumn(5), "price");
-  p.unit = decode("price", "unit", q.getColumn(6).getString(),
-                  [](const std::string& s) { return parse_price_unit(s); });
+  p.unit = decode("price", "unit", q.getColumn(6).getStringView(),
+                  [](std::string_view s) { return parse_price_unit(s); });
   p.amount = Money(decimal_col(q.getColumn(7), "price"), currency_col(q.getColumn(8), "price"));
   p.period = period_cols(q.getColumn(9), q.getColumn(10));
   p.source = q.getColumn(11).getString();
@@ -265,10 +271,11 @@ PriceRow price_row(SQLite::Statement& q) {
   return p;
 }
 
-void read_prices(SQLite::Database& db, CatalogData& out, SourceText sources) {
+void read_prices(store::Connection& db, CatalogData& out, SourceText sources) {
+  store::Statement count(db, "SELECT count(*) FROM price");
   out.prices.reserve(
-      static_cast<std::size_t>(db.execAndGet("SELECT count(*) FROM price").getInt64()));
-  SQLite::Statement q(
+      static_cast<std::size_t>(count.executeStep() ? count.getColumn(0).getInt64() : 0));
+  store::Statement q(
       db, std::string(sources == SourceText::read ? kPriceColumns : kPriceColumnsWithoutSource) +
               kPriceOrder);
   while (q.executeStep()) out.prices.push_back(price_row(q));
@@ -323,13 +330,13 @@ struct PriceSlots {
 // With `subjects` (provider, subject kind, subject; in key order), only those subjects' rows,
 // each read by its own range of the key index.
 using SubjectKeys = std::set<std::array<std::string, 3>>;
-PriceSlots price_slots_around(SQLite::Database& db, std::int64_t t,
+PriceSlots price_slots_around(store::Connection& db, std::int64_t t,
                               const std::unordered_set<std::string>* full,
                               const SubjectKeys* subjects = nullptr) {
   constexpr const char* kKeyColumns =
       "SELECT id, provider, subject_kind, subject, region, mode, effective_from, effective_to "
       "FROM price";
-  SQLite::Statement q(
+  store::Statement q(
       db, std::string(kKeyColumns) +
               (subjects ? " WHERE provider = ? AND subject_kind = ? AND subject = ?" : "") +
               kPriceOrder);
@@ -422,7 +429,7 @@ namespace {
 
 // Puts the rows of `found` in `out.prices`, in slot order: key-only rows as they are, the others
 // read in full by their ids.
-void fetch_slots(SQLite::Database& db, CatalogData& out, PriceSlots& found) {
+void fetch_slots(store::Connection& db, CatalogData& out, PriceSlots& found) {
   const std::vector<PriceSlot>& slots = found.slots;
   // The rows go straight to their place in key order: `out.prices` is sized once.
   const std::size_t base = out.prices.size();
@@ -441,9 +448,10 @@ void fetch_slots(SQLite::Database& db, CatalogData& out, PriceSlots& found) {
   }
   list += ']';
   // No ORDER BY: SQLite would sort the whole rows, source text and all, in a temporary B-tree.
-  // The ids came in key order, so the rows are put back in that order here.
-  SQLite::Statement q(db,
-                      std::string(kPriceColumns) + "WHERE id IN (SELECT value FROM json_each(?))");
+  // The ids came in key order, so the rows are put back in that order here. The CAST: on
+  // PostgreSQL the list's elements are text (json_array_elements_text); SQLite's are integers.
+  store::Statement q(db, std::string(kPriceColumns) +
+                             "WHERE id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))");
   q.bind(1, list);
   std::size_t fetched = 0;
   while (q.executeStep()) {
@@ -461,7 +469,7 @@ void fetch_slots(SQLite::Database& db, CatalogData& out, PriceSlots& found) {
 
 }  // namespace
 
-void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
+void read_prices_around(store::Connection& db, CatalogData& out, std::int64_t t,
                         const std::set<std::string>* priced_gpus) {
   std::unordered_set<std::string> full;
   if (priced_gpus) full = subjects_for(out, *priced_gpus);
@@ -469,13 +477,13 @@ void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
   fetch_slots(db, out, found);
 }
 
-void read_instance_types_carrying(SQLite::Database& db, CatalogData& out,
+void read_instance_types_carrying(store::Connection& db, CatalogData& out,
                                   const std::set<std::string>& gpus) {
   read_instance_types(db, out, &gpus);
   read_commitments(db, out, &gpus);
 }
 
-void read_prices_around_only(SQLite::Database& db, CatalogData& out, std::int64_t t,
+void read_prices_around_only(store::Connection& db, CatalogData& out, std::int64_t t,
                              const std::set<std::string>& priced_gpus) {
   SubjectKeys subjects;
   for (const auto& it : out.instance_types) {
@@ -509,11 +517,11 @@ struct RowCounter {
   }
 };
 
-void read_discounts(SQLite::Database& db, CatalogData& out) {
-  SQLite::Statement q(db,
-                      "SELECT id, provider, family, mode, min_months, max_months, factor, "
-                      "effective_from, effective_to, source, as_of FROM discount "
-                      "ORDER BY provider, family, mode, min_months, effective_from");
+void read_discounts(store::Connection& db, CatalogData& out) {
+  store::Statement q(db,
+                     "SELECT id, provider, family, mode, min_months, max_months, factor, "
+                     "effective_from, effective_to, source, as_of FROM discount "
+                     "ORDER BY provider, family, mode, min_months, effective_from");
   while (q.executeStep()) {
     DiscountRow d;
     d.id = q.getColumn(0).getInt64();
@@ -530,12 +538,12 @@ void read_discounts(SQLite::Database& db, CatalogData& out) {
   }
 }
 
-void read_resource_prices(SQLite::Database& db, const std::string& table,
+void read_resource_prices(store::Connection& db, const std::string& table,
                           std::vector<ResourcePriceRow>& out) {
-  SQLite::Statement q(db,
-                      "SELECT id, provider, kind, mode, unit, amount, currency, effective_from, "
-                      "effective_to, source, as_of FROM " +
-                          table + " ORDER BY provider, kind, mode, effective_from");
+  store::Statement q(db,
+                     "SELECT id, provider, kind, mode, unit, amount, currency, effective_from, "
+                     "effective_to, source, as_of FROM " +
+                         table + " ORDER BY provider, kind, mode, effective_from");
   while (q.executeStep()) {
     ResourcePriceRow r;
     r.id = q.getColumn(0).getInt64();
@@ -552,10 +560,10 @@ void read_resource_prices(SQLite::Database& db, const std::string& table,
   }
 }
 
-void read_fx_rates(SQLite::Database& db, CatalogData& out) {
-  SQLite::Statement q(db,
-                      "SELECT id, day, from_ccy, to_ccy, rate, source, as_of FROM fx_rate "
-                      "ORDER BY day, from_ccy, to_ccy");
+void read_fx_rates(store::Connection& db, CatalogData& out) {
+  store::Statement q(db,
+                     "SELECT id, day, from_ccy, to_ccy, rate, source, as_of FROM fx_rate "
+                     "ORDER BY day, from_ccy, to_ccy");
   while (q.executeStep()) {
     FxRate r;
     r.id = q.getColumn(0).getInt64();
@@ -576,8 +584,8 @@ std::string join_list(const std::vector<std::string>& items) {
   return out;
 }
 
-void read_policies(SQLite::Database& db, CatalogData& out) {
-  SQLite::Statement q(
+void read_policies(store::Connection& db, CatalogData& out) {
+  store::Statement q(
       db,
       "SELECT id, provider, effective_from, effective_to, metering_granularity_seconds, "
       "settlement_period, settlement_rounding, settlement_decimals, min_charge_seconds_per_run, "
@@ -642,8 +650,8 @@ void read_policies(SQLite::Database& db, CatalogData& out) {
 }
 
 // The prepaid lifecycle rules of every policy row read (issue 27 part A; policy_prepaid.hpp).
-void read_prepaid_lifecycles(SQLite::Database& db, CatalogData& out) {
-  SQLite::Statement q(db, "SELECT id, prepaid_lifecycle FROM policy");
+void read_prepaid_lifecycles(store::Connection& db, CatalogData& out) {
+  store::Statement q(db, "SELECT id, prepaid_lifecycle FROM policy");
   std::map<std::int64_t, std::string> stored;
   while (q.executeStep()) {
     if (!q.getColumn(1).isNull()) stored[q.getColumn(0).getInt64()] = q.getColumn(1).getString();
@@ -656,8 +664,8 @@ void read_prepaid_lifecycles(SQLite::Database& db, CatalogData& out) {
 
 // ---- writing -------------------------------------------------------------------------------
 
-void write_providers(SQLite::Database& db, const CatalogData& data) {
-  SQLite::Statement q(
+void write_providers(store::Connection& db, const CatalogData& data) {
+  store::Statement q(
       db,
       "INSERT INTO provider(id, name, currency, billing_time_zone) "
       "VALUES(?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
@@ -669,9 +677,9 @@ void write_providers(SQLite::Database& db, const CatalogData& data) {
     q.bind(4, p.billing_time_zone);
     run(q);
   }
-  SQLite::Statement r(db,
-                      "INSERT INTO region(provider, id, name) VALUES(?, ?, ?) "
-                      "ON CONFLICT(provider, id) DO UPDATE SET name = excluded.name");
+  store::Statement r(db,
+                     "INSERT INTO region(provider, id, name) VALUES(?, ?, ?) "
+                     "ON CONFLICT(provider, id) DO UPDATE SET name = excluded.name");
   for (const auto& g : data.regions) {
     r.bind(1, g.provider);
     r.bind(2, g.id);
@@ -680,8 +688,8 @@ void write_providers(SQLite::Database& db, const CatalogData& data) {
   }
 }
 
-void write_gpus(SQLite::Database& db, const CatalogData& data) {
-  SQLite::Statement q(
+void write_gpus(store::Connection& db, const CatalogData& data) {
+  store::Statement q(
       db,
       "INSERT INTO gpu(id, vendor, architecture, fp64_tflops, fp32_tflops, fp16_tensor_tflops, "
       "int8_tops, memory_gb, memory_bandwidth_gbs, interconnect, interconnect_bandwidth_gbs, "
@@ -695,10 +703,10 @@ void write_gpus(SQLite::Database& db, const CatalogData& data) {
       "interconnect_bandwidth_gbs = excluded.interconnect_bandwidth_gbs, tdp_w = excluded.tdp_w, "
       "launch_price = excluded.launch_price, launch_currency = excluded.launch_currency, "
       "source = excluded.source, units_per_board = excluded.units_per_board");
-  SQLite::Statement clear(db, "DELETE FROM gpu_alias WHERE gpu = ?");
-  SQLite::Statement alias(db,
-                          "INSERT INTO gpu_alias(alias, gpu) VALUES(?, ?) "
-                          "ON CONFLICT(alias) DO UPDATE SET gpu = excluded.gpu");
+  store::Statement clear(db, "DELETE FROM gpu_alias WHERE gpu = ?");
+  store::Statement alias(db,
+                         "INSERT INTO gpu_alias(alias, gpu) VALUES(?, ?) "
+                         "ON CONFLICT(alias) DO UPDATE SET gpu = excluded.gpu");
   for (const auto& g : data.gpus) {
     q.bind(1, g.id);
     q.bind(2, g.vendor);
@@ -732,8 +740,8 @@ void write_gpus(SQLite::Database& db, const CatalogData& data) {
   }
 }
 
-void write_instance_types(SQLite::Database& db, const CatalogData& data) {
-  SQLite::Statement q(
+void write_instance_types(store::Connection& db, const CatalogData& data) {
+  store::Statement q(
       db,
       "INSERT INTO instance_type(provider, id, family, gpu, gpu_count, vcpu, ram_gb, "
       "local_disk_gb, local_disk_kind, notes, source, available_from, retired_on) "
@@ -743,11 +751,10 @@ void write_instance_types(SQLite::Database& db, const CatalogData& data) {
       "local_disk_gb = excluded.local_disk_gb, local_disk_kind = excluded.local_disk_kind, "
       "notes = excluded.notes, source = excluded.source, "
       "available_from = excluded.available_from, retired_on = excluded.retired_on");
-  SQLite::Statement clear(db,
-                          "DELETE FROM attachable_gpu WHERE provider = ? AND instance_type = ?");
-  SQLite::Statement attach(db,
-                           "INSERT OR IGNORE INTO attachable_gpu(provider, instance_type, gpu, "
-                           "count, retired_on) VALUES(?, ?, ?, ?, ?)");
+  store::Statement clear(db, "DELETE FROM attachable_gpu WHERE provider = ? AND instance_type = ?");
+  store::Statement attach(db,
+                          "INSERT OR IGNORE INTO attachable_gpu(provider, instance_type, gpu, "
+                          "count, retired_on) VALUES(?, ?, ?, ?, ?)");
   for (const auto& it : data.instance_types) {
     q.bind(1, it.provider);
     q.bind(2, it.id);
@@ -783,8 +790,8 @@ void write_instance_types(SQLite::Database& db, const CatalogData& data) {
   }
 }
 
-void write_prices(SQLite::Database& db, const CatalogData& data, RowCounter& counter) {
-  SQLite::Statement q(
+void write_prices(store::Connection& db, const CatalogData& data, RowCounter& counter) {
+  store::Statement q(
       db,
       "INSERT INTO price(provider, subject_kind, subject, region, mode, unit, amount, currency, "
       "effective_from, effective_to, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?,?,?) "
@@ -808,8 +815,8 @@ void write_prices(SQLite::Database& db, const CatalogData& data, RowCounter& cou
   }
 }
 
-void write_discounts(SQLite::Database& db, const CatalogData& data) {
-  SQLite::Statement q(
+void write_discounts(store::Connection& db, const CatalogData& data) {
+  store::Statement q(
       db,
       "INSERT INTO discount(provider, family, mode, min_months, max_months, factor, "
       "effective_from, effective_to, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?) "
@@ -830,15 +837,15 @@ void write_discounts(SQLite::Database& db, const CatalogData& data) {
   }
 }
 
-void write_resource_prices(SQLite::Database& db, const std::string& table,
+void write_resource_prices(store::Connection& db, const std::string& table,
                            const std::vector<ResourcePriceRow>& rows) {
-  SQLite::Statement q(db, "INSERT INTO " + table +
-                              "(provider, kind, mode, unit, amount, currency, effective_from, "
-                              "effective_to, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?) "
-                              "ON CONFLICT(provider, kind, mode, effective_from) DO UPDATE SET "
-                              "unit = excluded.unit, amount = excluded.amount, currency = "
-                              "excluded.currency, effective_to = excluded.effective_to, "
-                              "source = excluded.source, as_of = excluded.as_of");
+  store::Statement q(db, "INSERT INTO " + table +
+                             "(provider, kind, mode, unit, amount, currency, effective_from, "
+                             "effective_to, source, as_of) VALUES(?,?,?,?,?,?,?,?,?,?) "
+                             "ON CONFLICT(provider, kind, mode, effective_from) DO UPDATE SET "
+                             "unit = excluded.unit, amount = excluded.amount, currency = "
+                             "excluded.currency, effective_to = excluded.effective_to, "
+                             "source = excluded.source, as_of = excluded.as_of");
   for (const auto& r : rows) {
     q.bind(1, r.provider);
     q.bind(2, r.kind);
@@ -853,11 +860,11 @@ void write_resource_prices(SQLite::Database& db, const std::string& table,
   }
 }
 
-void write_fx_rates(SQLite::Database& db, const CatalogData& data) {
-  SQLite::Statement q(db,
-                      "INSERT INTO fx_rate(day, from_ccy, to_ccy, rate, source, as_of) "
-                      "VALUES(?,?,?,?,?,?) ON CONFLICT(day, from_ccy, to_ccy) DO UPDATE SET "
-                      "rate = excluded.rate, source = excluded.source, as_of = excluded.as_of");
+void write_fx_rates(store::Connection& db, const CatalogData& data) {
+  store::Statement q(db,
+                     "INSERT INTO fx_rate(day, from_ccy, to_ccy, rate, source, as_of) "
+                     "VALUES(?,?,?,?,?,?) ON CONFLICT(day, from_ccy, to_ccy) DO UPDATE SET "
+                     "rate = excluded.rate, source = excluded.source, as_of = excluded.as_of");
   for (const auto& r : data.fx_rates) {
     q.bind(1, format_day(r.day));
     q.bind(2, r.from.to_string());
@@ -869,8 +876,8 @@ void write_fx_rates(SQLite::Database& db, const CatalogData& data) {
   }
 }
 
-void write_policies(SQLite::Database& db, const CatalogData& data) {
-  SQLite::Statement q(
+void write_policies(store::Connection& db, const CatalogData& data) {
+  store::Statement q(
       db,
       "INSERT INTO policy(provider, effective_from, effective_to, metering_granularity_seconds, "
       "settlement_period, settlement_rounding, settlement_decimals, min_charge_seconds_per_run, "
@@ -950,10 +957,10 @@ void write_policies(SQLite::Database& db, const CatalogData& data) {
 }
 
 // The prepaid lifecycle rules of the rows write_policies wrote (NULL = the defaults).
-void write_prepaid_lifecycles(SQLite::Database& db, const CatalogData& data) {
-  SQLite::Statement q(db,
-                      "UPDATE policy SET prepaid_lifecycle = ? WHERE provider = ? AND "
-                      "effective_from = ?");
+void write_prepaid_lifecycles(store::Connection& db, const CatalogData& data) {
+  store::Statement q(db,
+                     "UPDATE policy SET prepaid_lifecycle = ? WHERE provider = ? AND "
+                     "effective_from = ?");
   for (const auto& p : data.policies) {
     const std::string text = prepaid_lifecycle_json(p.prepaid);
     if (text.empty()) {
@@ -993,7 +1000,7 @@ std::string format_hh_mm(std::chrono::minutes m) {
   return out;
 }
 
-CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> prices_around,
+CatalogData read_catalog_data(store::Connection& db, std::optional<Instant> prices_around,
                               PriceLoad prices, const std::set<std::string>* type_gpus,
                               SourceText sources) {
   try {
@@ -1015,12 +1022,12 @@ CatalogData read_catalog_data(SQLite::Database& db, std::optional<Instant> price
     read_prepaid_lifecycles(db, out);
     read_commitments(db, out, type_gpus, sources == SourceText::read);
     return out;
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
   }
 }
 
-void write_catalog_data(SQLite::Database& db, const CatalogData& data,
+void write_catalog_data(store::Connection& db, const CatalogData& data,
                         const ProgressSink& progress) {
   const ImportReport n = count_rows(data);
   RowCounter counter{progress, n.total()};
@@ -1043,30 +1050,30 @@ void write_catalog_data(SQLite::Database& db, const CatalogData& data,
     counter.add(n.commitments + n.discounts + n.disk_prices + n.bandwidth_prices + n.fx_rates +
                 n.policies);
     counter.report();
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot write the catalog: ") + e.what());
   }
 }
 
 Catalog Catalog::load(Database& db) {
-  return Catalog(read_catalog_data(sqlite(db)));
+  return Catalog(read_catalog_data(connection(db)));
 }
 
 Catalog Catalog::load_for_billing(Database& db) {
-  return Catalog(
-      read_catalog_data(sqlite(db), std::nullopt, PriceLoad::rows, nullptr, SourceText::omitted));
+  return Catalog(read_catalog_data(connection(db), std::nullopt, PriceLoad::rows, nullptr,
+                                   SourceText::omitted));
 }
 
 Catalog Catalog::load_around(Database& db, Instant t) {
-  return Catalog(read_catalog_data(sqlite(db), t));
+  return Catalog(read_catalog_data(connection(db), t));
 }
 
 std::optional<Instant> latest_price_date(Database& db) {
   try {
-    SQLite::Statement q(sqlite(db), "SELECT max(effective_from) FROM price");
+    store::Statement q(connection(db), "SELECT max(effective_from) FROM price");
     if (!q.executeStep() || q.getColumn(0).isNull()) return std::nullopt;
     return Instant{std::chrono::seconds{q.getColumn(0).getInt64()}};
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
   }
 }

@@ -6,7 +6,7 @@
 // key parts (a price's region, a discount's family) are '' rather than NULL.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/connection.hpp"
 
 #include <chrono>
 #include <optional>
@@ -35,7 +35,7 @@ std::vector<std::string> split_list(const std::string& text);
 // (Catalog::load_for_billing).
 enum class PriceLoad { rows, none };
 enum class SourceText { read, omitted };
-CatalogData read_catalog_data(SQLite::Database& db,
+CatalogData read_catalog_data(store::Connection& db,
                               std::optional<Instant> prices_around = std::nullopt,
                               PriceLoad prices = PriceLoad::rows,
                               const std::set<std::string>* type_gpus = nullptr,
@@ -44,20 +44,20 @@ CatalogData read_catalog_data(SQLite::Database& db,
 // Adds to `out` (whose instance types are read) the price rows Catalog::load_around keeps at
 // `t` (unix seconds). With `priced_gpus`, only the subjects that carry one of those GPU ids
 // (built in or attachable) and those GPUs' own rows; every other subject gets one key-only row
-// per region (PriceRow::key_only). Throws SQLite::Exception.
-void read_prices_around(SQLite::Database& db, CatalogData& out, std::int64_t t,
+// per region (PriceRow::key_only). Throws store::SqlError.
+void read_prices_around(store::Connection& db, CatalogData& out, std::int64_t t,
                         const std::set<std::string>* priced_gpus);
 
 // Adds to `out` (read with an empty `type_gpus`) the instance types that carry one of `gpus`,
 // and their commitment rows, as read_catalog_data with them as `type_gpus` would have. Throws
-// SQLite::Exception.
-void read_instance_types_carrying(SQLite::Database& db, CatalogData& out,
+// store::SqlError.
+void read_instance_types_carrying(store::Connection& db, CatalogData& out,
                                   const std::set<std::string>& gpus);
 
 // As read_prices_around with `priced_gpus`, but reads only the rows of the subjects that carry
 // one of them, each subject by its own index range, and makes no key-only row for any other
 // subject: for a catalog whose other offers are summarized (UnloadedOffers).
-void read_prices_around_only(SQLite::Database& db, CatalogData& out, std::int64_t t,
+void read_prices_around_only(store::Connection& db, CatalogData& out, std::int64_t t,
                              const std::set<std::string>& priced_gpus);
 
 // Upserts every row of `data`: a row whose unique key is already stored replaces the stored
@@ -66,7 +66,7 @@ void read_prices_around_only(SQLite::Database& db, CatalogData& out, std::int64_
 // instance types, then the rest). The caller wraps the call in a transaction. Reports
 // "import" progress in rows written (total: the rows of `data`). Throws StoreError (e.g. a
 // foreign key to a missing provider).
-void write_catalog_data(SQLite::Database& db, const CatalogData& data,
+void write_catalog_data(store::Connection& db, const CatalogData& data,
                         const ProgressSink& progress = {});
 
 // parse_catalog_json for text this build ships (the bundled catalog): the same rows and field

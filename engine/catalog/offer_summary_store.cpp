@@ -6,7 +6,6 @@
 #include "gpubill/base/errors.hpp"
 #include "gpubill/catalog/offer_summary.hpp"
 #include "store/store.hpp"
-#include "store/write_transaction.hpp"
 
 namespace gpubill {
 
@@ -20,8 +19,8 @@ struct CatalogStamp {
   bool dirty = true;
 };
 
-CatalogStamp read_stamp(SQLite::Database& db) {
-  SQLite::Statement q(db, "SELECT version, dirty FROM catalog_stamp WHERE one = 1");
+CatalogStamp read_stamp(store::Connection& db) {
+  store::Statement q(db, "SELECT version, dirty FROM catalog_stamp WHERE one = 1");
   if (!q.executeStep()) return {};
   return {q.getColumn(0).getInt64(), q.getColumn(1).getInt() != 0};
 }
@@ -110,7 +109,7 @@ UnloadedOffers decode_summary(std::string_view body) {
 
 // The catalog an offer summary is made from: every row but prices, and per price subject one
 // key-only row per region (its offers and their regions, no price).
-Catalog offers_only(SQLite::Database& db) {
+Catalog offers_only(store::Connection& db) {
   CatalogData data = read_catalog_data(db, std::nullopt, PriceLoad::none);
   const std::set<std::string> none;
   read_prices_around(db, data, 0, &none);
@@ -119,35 +118,33 @@ Catalog offers_only(SQLite::Database& db) {
 
 }  // namespace
 
-std::optional<UnloadedOffers> read_offer_summary(SQLite::Database& db) {
+std::optional<UnloadedOffers> read_offer_summary(store::Connection& db) {
   const CatalogStamp stamp = read_stamp(db);
   if (stamp.dirty) return std::nullopt;
-  SQLite::Statement q(db, "SELECT version, body FROM quote_offer_summary WHERE one = 1");
+  store::Statement q(db, "SELECT version, body FROM quote_offer_summary WHERE one = 1");
   if (!q.executeStep() || q.getColumn(0).getInt64() != stamp.version) return std::nullopt;
-  const SQLite::Column body = q.getColumn(1);
-  return decode_summary(std::string_view(static_cast<const char*>(body.getBlob()),
-                                         static_cast<std::size_t>(body.getBytes())));
+  return decode_summary(q.getColumn(1).getBlob());  // read once per quote: a copy is nothing
 }
 
 bool offer_summary_is_current(Database& db) {
   try {
-    SQLite::Database& sql = sqlite(db);
+    store::Connection& sql = connection(db);
     const CatalogStamp stamp = read_stamp(sql);
     if (stamp.dirty) return false;
-    SQLite::Statement q(sql, "SELECT version FROM quote_offer_summary WHERE one = 1");
+    store::Statement q(sql, "SELECT version FROM quote_offer_summary WHERE one = 1");
     return q.executeStep() && q.getColumn(0).getInt64() == stamp.version;
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot read the offer summary: ") + e.what());
   }
 }
 
 bool refresh_offer_summary(Database& db, const OfferSummarizer& summarize) {
-  SQLite::Database& sql = sqlite(db);
+  store::Connection& sql = connection(db);
   try {
-    WriteTransaction tx(sql, db.path(), "offer summary");
+    store::Transaction tx(sql, store::Transaction::Kind::write, "offer summary");
     const CatalogStamp stamp = read_stamp(sql);
     if (!stamp.dirty) {
-      SQLite::Statement q(sql, "SELECT version FROM quote_offer_summary WHERE one = 1");
+      store::Statement q(sql, "SELECT version FROM quote_offer_summary WHERE one = 1");
       if (q.executeStep() && q.getColumn(0).getInt64() == stamp.version) return false;
     }
     const Catalog catalog = offers_only(sql);
@@ -157,22 +154,22 @@ bool refresh_offer_summary(Database& db, const OfferSummarizer& summarize) {
       if (!p.region.empty()) regions.emplace(p.provider, p.region);
     }
     summary.price_regions.assign(regions.begin(), regions.end());
-    SQLite::Statement latest(sql, "SELECT max(effective_from) FROM price");
+    store::Statement latest(sql, "SELECT max(effective_from) FROM price");
     if (latest.executeStep() && !latest.getColumn(0).isNull()) {
       summary.latest_price_from = Instant{std::chrono::seconds{latest.getColumn(0).getInt64()}};
     }
     const std::string body = encode_summary(summary);
-    SQLite::Statement w(sql,
-                        "INSERT INTO quote_offer_summary (one, version, body) VALUES (1, ?, ?) "
-                        "ON CONFLICT (one) DO UPDATE SET version = excluded.version, "
-                        "body = excluded.body");
+    store::Statement w(sql,
+                       "INSERT INTO quote_offer_summary (one, version, body) VALUES (1, ?, ?) "
+                       "ON CONFLICT (one) DO UPDATE SET version = excluded.version, "
+                       "body = excluded.body");
     w.bind(1, static_cast<int64_t>(stamp.version));
-    w.bind(2, body.data(), static_cast<int>(body.size()));
+    w.bindBlob(2, body);
     w.exec();
-    sql.exec("UPDATE catalog_stamp SET dirty = 0 WHERE one = 1");
+    store::Statement(sql, "UPDATE catalog_stamp SET dirty = 0 WHERE one = 1").exec();
     tx.commit();
     return true;
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot build the offer summary: ") + e.what());
   }
 }

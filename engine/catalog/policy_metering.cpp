@@ -61,9 +61,9 @@ void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p) 
       f.integer_or("disk_min_charge_seconds", p.disk_min_charge_seconds, 0, 86400);
 }
 
-void write_metering_policy_fields(SQLite::Database& db,
+void write_metering_policy_fields(store::Connection& db,
                                   const std::vector<BillingPolicy>& policies) {
-  SQLite::Statement q(
+  store::Statement q(
       db,
       "UPDATE policy SET spot_price_basis = ?, quote_month_hours = ?, usage_rounding = ?, "
       "disk_min_charge_seconds = ? WHERE provider = ? AND effective_from = ?");
@@ -79,10 +79,10 @@ void write_metering_policy_fields(SQLite::Database& db,
   }
 }
 
-void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy>& policies) {
-  SQLite::Statement q(db,
-                      "SELECT spot_price_basis, quote_month_hours, usage_rounding, "
-                      "disk_min_charge_seconds FROM policy WHERE id = ?");
+void read_metering_policy_fields(store::Connection& db, std::vector<BillingPolicy>& policies) {
+  store::Statement q(db,
+                     "SELECT spot_price_basis, quote_month_hours, usage_rounding, "
+                     "disk_min_charge_seconds FROM policy WHERE id = ?");
   for (auto& p : policies) {
     q.reset();
     q.bind(1, static_cast<int64_t>(p.id));

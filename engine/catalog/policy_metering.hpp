@@ -4,7 +4,7 @@
 // 0016_usage_rounding.sql, 0017_disk_minimum.sql), kept apart from the other policy fields.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
+#include "store/connection.hpp"
 
 #include <string_view>
 #include <vector>
@@ -25,7 +25,8 @@ void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p);
 // Writes this block's columns of the policy rows already upserted (keyed by provider and
 // effective_from), and reads them back into `policies` (matched by row id). Throw StoreError
 // on a value that does not decode.
-void write_metering_policy_fields(SQLite::Database& db, const std::vector<BillingPolicy>& policies);
-void read_metering_policy_fields(SQLite::Database& db, std::vector<BillingPolicy>& policies);
+void write_metering_policy_fields(store::Connection& db,
+                                  const std::vector<BillingPolicy>& policies);
+void read_metering_policy_fields(store::Connection& db, std::vector<BillingPolicy>& policies);
 
 }  // namespace gpubill

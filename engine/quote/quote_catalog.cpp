@@ -36,7 +36,7 @@ std::optional<std::set<std::string>> named_gpu_ids(const CatalogData& data,
 // The narrowed read with the offer summary: GPUs first (to match the workload's names), then
 // only the instance types and prices of the matched GPUs' offers, `summary` narrowed to the
 // others; nullopt when the workload names no GPU the catalog knows.
-std::optional<CatalogData> read_with_summary(SQLite::Database& sql, UnloadedOffers& summary,
+std::optional<CatalogData> read_with_summary(store::Connection& sql, UnloadedOffers& summary,
                                              std::int64_t t, const Workload& workload) {
   if (workload.gpu.models.empty()) return std::nullopt;
   const std::set<std::string> no_gpus;
@@ -54,7 +54,7 @@ std::optional<CatalogData> read_with_summary(SQLite::Database& sql, UnloadedOffe
 
 Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload,
                            std::optional<UnloadedOffers>* unloaded) {
-  SQLite::Database& sql = sqlite(db);
+  store::Connection& sql = connection(db);
   try {
     const std::int64_t t = at.time_since_epoch().count();
     if (unloaded) unloaded->reset();
@@ -68,7 +68,7 @@ Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload,
     const auto ids = named_gpu_ids(data, workload);
     read_prices_around(sql, data, t, ids ? &*ids : nullptr);
     return Catalog(std::move(data));
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());
   }
 }

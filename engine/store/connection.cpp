@@ -1,5 +1,7 @@
 #include "store/connection.hpp"
 
+#include <sqlite3.h>
+
 #include <limits>
 
 #include "gpubill/base/errors.hpp"
@@ -16,34 +18,61 @@ std::unique_ptr<Connection> Connection::open(const std::string& target,
 }
 
 bool Column::isNull() const {
-  return s_.is_null(index_);
+  if (s_.raw_) return sqlite3_column_type(s_.raw_, index_) == SQLITE_NULL;
+  return s_.impl_->is_null(index_);
 }
 
 std::int64_t Column::getInt64() const {
-  return s_.get_int(index_);
+  if (s_.raw_) return sqlite3_column_int64(s_.raw_, index_);
+  return s_.impl_->get_int(index_);
 }
 
 int Column::getInt() const {
-  const auto v = s_.get_int(index_);
+  const auto v = getInt64();
   if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-    throw StoreError("column " + getName() + ": " + std::to_string(v) + " does not fit an int");
+    throw StoreError(std::string("column ") + getName() + ": " + std::to_string(v) +
+                     " does not fit an int");
   }
   return static_cast<int>(v);
 }
 
+const char* Column::getText() const {
+  if (s_.raw_) {
+    const auto* text = sqlite3_column_text(s_.raw_, index_);
+    return text ? reinterpret_cast<const char*>(text) : "";
+  }
+  return s_.impl_->get_text_view(index_).data();
+}
+
+std::string_view Column::getStringView() const {
+  if (s_.raw_) {
+    const char* text = getText();  // before the length, as SQLite's documentation asks
+    return {text, static_cast<std::size_t>(sqlite3_column_bytes(s_.raw_, index_))};
+  }
+  return s_.impl_->get_text_view(index_);
+}
+
 std::string Column::getString() const {
-  return s_.get_text(index_);
+  return std::string(getStringView());
 }
 
 std::string Column::getBlob() const {
-  return s_.get_blob(index_);
+  if (s_.raw_) {
+    const void* bytes = sqlite3_column_blob(s_.raw_, index_);
+    const auto size = static_cast<std::size_t>(sqlite3_column_bytes(s_.raw_, index_));
+    return bytes ? std::string(static_cast<const char*>(bytes), size) : std::string();
+  }
+  return s_.impl_->get_blob(index_);
 }
 
-std::string Column::getName() const {
-  return s_.column_name(index_);
+const char* Column::getName() const {
+  return s_.impl_->column_name(index_);
 }
 
-Statement::Statement(Connection& db, std::string_view sql) : impl_(db.prepare(sql)) {}
+Statement::Statement(Connection& db, std::string_view sql) : impl_(db.prepare(sql)) {
+  raw_ = impl_->sqlite_statement();
+  if (raw_) raw_columns_ = sqlite3_column_count(raw_);
+}
 Statement::~Statement() = default;
 
 void Statement::bind(int index, std::int64_t value) {
@@ -64,12 +93,15 @@ bool Statement::executeStep() {
 int Statement::exec() {
   return impl_->run();
 }
-Column Statement::getColumn(int index) const {
+void Statement::bindNoCopy(int index, const std::string& value) {
+  impl_->bind_text_static(index, value);
+}
+Column Statement::checked_column(int index) const {
   if (index < 0 || index >= impl_->column_count()) {
     throw StoreError("no column " + std::to_string(index) + " in a result of " +
                      std::to_string(impl_->column_count()));
   }
-  return Column(*impl_, index);
+  return Column(*this, index);
 }
 int Statement::getColumnCount() const {
   return impl_->column_count();

@@ -18,9 +18,21 @@
 #include <string_view>
 #include <vector>
 
+#include "gpubill/base/errors.hpp"
 #include "gpubill/store/target.hpp"
 
+struct sqlite3_stmt;
+
 namespace gpubill::store {
+
+// A statement the backend refused or could not run: on SQLite, SQLite's own message (as
+// SQLiteCpp's exceptions gave it); on PostgreSQL, the server's first line, naming the
+// database. The engine catches it to say what it was doing; every other StoreError (a lost
+// connection, a stored value that does not decode) passes through unchanged.
+class SqlError : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
 
 enum class Backend { sqlite, postgres };
 
@@ -80,22 +92,27 @@ class Connection {
 };
 
 // A value of the current row, valid until the statement steps, resets or goes. Reads as
-// SQLiteCpp's Column does: NULL reads as 0 and "".
+// SQLiteCpp's Column does: NULL reads as 0 and "". On SQLite a value is read straight from
+// SQLite's statement (no virtual call, no copy but getString's).
 class Column {
  public:
-  Column(const Connection::StatementImpl& s, int index) : s_(s), index_(index) {}
+  Column(const Statement& s, int index) : s_(s), index_(index) {}
   bool isNull() const;
   // An integer column (PostgreSQL booleans read as 1 and 0). Throws StoreError on text that is
   // not an integer (on PostgreSQL; SQLite converts as it does).
   std::int64_t getInt64() const;
   int getInt() const;  // getInt64, which must fit an int (StoreError otherwise)
   std::string getString() const;
+  // The text without a copy, NUL-terminated, "" for NULL: valid until the statement steps,
+  // resets or goes (as SQLiteCpp's getText).
+  const char* getText() const;
+  std::string_view getStringView() const;  // the same, with its length
   // A BLOB (SQLite) or bytea (PostgreSQL) column's bytes.
   std::string getBlob() const;
-  std::string getName() const;
+  const char* getName() const;  // valid while the statement is
 
  private:
-  const Connection::StatementImpl& s_;
+  const Statement& s_;
   int index_;
 };
 
@@ -115,21 +132,34 @@ class Statement {
   void bind(int index, const char* value) { bind(index, std::string_view(value)); }
   void bind(int index, std::string_view value);
   void bind(int index);  // NULL
-  void bindNoCopy(int index, const std::string& value) { bind(index, value); }
+  // `value` must outlive the statement's next step (SQLite binds it without a copy).
+  void bindNoCopy(int index, const std::string& value);
   void bindBlob(int index, std::string_view bytes);
   // The next row: true while there is one. Executes the statement on the first call.
   bool executeStep();
   // Runs a statement that returns no rows; returns the rows it changed.
   int exec();
-  Column getColumn(int index) const;  // 0-based, as SQLiteCpp
+  Column getColumn(int index) const {  // 0-based, as SQLiteCpp
+    if (raw_ != nullptr && static_cast<unsigned>(index) < static_cast<unsigned>(raw_columns_)) {
+      return Column(*this, index);
+    }
+    return checked_column(index);
+  }
   int getColumnCount() const;
+  std::string getColumnName(int index) const { return getColumn(index).getName(); }
   // Ready to run again with the same bindings.
   void reset();
   // Every parameter NULL again.
   void clearBindings();
 
  private:
+  friend class Column;
+  Column checked_column(int index) const;
+
   std::unique_ptr<Connection::StatementImpl> impl_;
+  // The SQLite backend's statement, whose columns Column reads directly; null on PostgreSQL.
+  sqlite3_stmt* raw_ = nullptr;
+  int raw_columns_ = 0;
 };
 
 // One transaction, rolled back when it goes unless committed.
@@ -179,6 +209,8 @@ class Connection::StatementImpl {
   virtual ~StatementImpl() = default;
   virtual void bind_int(int index, std::int64_t value) = 0;
   virtual void bind_text(int index, std::string_view value) = 0;
+  // `value` outlives the next step: a backend may keep a pointer instead of a copy.
+  virtual void bind_text_static(int index, std::string_view value) { bind_text(index, value); }
   virtual void bind_blob(int index, std::string_view bytes) = 0;
   virtual void bind_null(int index) = 0;
   virtual bool step() = 0;
@@ -189,8 +221,12 @@ class Connection::StatementImpl {
   virtual bool is_null(int index) const = 0;
   virtual std::int64_t get_int(int index) const = 0;
   virtual std::string get_text(int index) const = 0;
+  // The text without a copy, NUL-terminated ("" for NULL), valid until the next step.
+  virtual std::string_view get_text_view(int index) const = 0;
   virtual std::string get_blob(int index) const = 0;
-  virtual std::string column_name(int index) const = 0;
+  virtual const char* column_name(int index) const = 0;  // valid while the statement is
+  // SQLite: the statement, for Column's direct reads; nullptr on other backends.
+  virtual sqlite3_stmt* sqlite_statement() noexcept { return nullptr; }
 };
 
 // The SQLite backend, for Connection::open (connection_sqlite.cpp); the PostgreSQL one is a

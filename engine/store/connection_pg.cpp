@@ -159,8 +159,12 @@ class PgStatement final : public Connection::StatementImpl {
     const auto f = field(index);
     return f.is_null() ? std::string() : std::string(f.c_str(), f.size());
   }
+  std::string_view get_text_view(int index) const override {
+    const auto f = field(index);
+    return f.is_null() ? std::string_view("") : std::string_view(f.c_str(), f.size());
+  }
   std::string get_blob(int index) const override;
-  std::string column_name(int index) const override {
+  const char* column_name(int index) const override {
     return result_.column_name(static_cast<pqxx::row_size_type>(index));
   }
 
@@ -292,7 +296,7 @@ class PgConnection final : public Connection {
       } else if (e.sqlstate() == "25P02") {
         message += " (after an earlier failure in it: " + failed_ + ")";
       }
-      throw StoreError(message);
+      throw SqlError(message);
     }
   }
 
@@ -434,7 +438,7 @@ std::int64_t PgStatement::get_int(int index) const {
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size()) {
-    throw StoreError("column " + column_name(index) + " holds '" + std::string(text) +
+    throw StoreError(std::string("column ") + column_name(index) + " holds '" + std::string(text) +
                      "', not an integer");
   }
   return v;

@@ -100,6 +100,14 @@ bool readable(SQLite::Database& db) {
   }
 }
 
+std::unique_ptr<Database::Impl> make_impl(const std::string& path, int flags,
+                                          const std::string& uri = {}) {
+  auto impl = std::make_unique<Database::Impl>();
+  impl->path = path;
+  impl->conn = store::open_sqlite_database(path, flags, uri);
+  return impl;
+}
+
 // A database gpubill may not write (the file or its directory read-only) opened to read: WAL
 // needs a -shm file beside it, which cannot be created there. With no pending WAL content the
 // file alone is the database, read immutably; otherwise say what to change.
@@ -113,7 +121,7 @@ std::unique_ptr<Database::Impl> open_unwritable(const std::string& path, int fla
                      "' holds changes not yet in it; make the file and its directory writable "
                      "(or run any gpubill command that writes where they are) once");
   }
-  return std::make_unique<Database::Impl>(path, flags | SQLite::OPEN_URI, immutable_uri(path));
+  return make_impl(path, flags | SQLite::OPEN_URI, immutable_uri(path));
 }
 
 }  // namespace
@@ -137,18 +145,16 @@ Database::~Database() = default;
 ReadSnapshot::ReadSnapshot(Database& db) : db_(db) {
   try {
     // SQLite's snapshot begins at the first read inside the transaction.
-    sqlite(db_).exec("BEGIN DEFERRED");
-  } catch (const SQLite::Exception& e) {
+    connection(db_).begin_read();
+  } catch (const store::SqlError& e) {
     throw StoreError(db_.path() + ": cannot begin a read: " + e.what());
   }
 }
 
 ReadSnapshot::~ReadSnapshot() {
-  try {
-    sqlite(db_).exec("ROLLBACK");  // nothing was written: ending the read is all it does
-  } catch (const SQLite::Exception&) {
-    // The read is over either way (a failed statement may have ended the transaction).
-  }
+  // Nothing was written: ending the read is all it does (nothing when a failed statement ended
+  // the transaction).
+  connection(db_).rollback();
 }
 
 const std::string& Database::path() const noexcept {
@@ -156,10 +162,29 @@ const std::string& Database::path() const noexcept {
 }
 
 int Database::schema_version() const {
-  return impl_->db.execAndGet("PRAGMA user_version").getInt();
+  return store::schema_version(*impl_->conn);
 }
 
 Database Database::open(const std::string& path, const OpenOptions& options) {
+  if (is_postgres_url(path) && options.allow_postgres) {
+    store::ConnectOptions o;
+    o.busy_timeout = options.busy_timeout;
+    o.read_only = options.read_only;
+    auto impl = std::make_unique<Impl>();
+    impl->path = redact_target(path);  // for messages: never the password
+    impl->conn = store::Connection::open(path, o);
+    if (!options.read_only) {
+      store::migrate(*impl->conn);
+    } else if (const int current = store::schema_version(*impl->conn);
+               current != latest_schema_version()) {
+      check_not_newer(current, latest_schema_version(), impl->path);
+      throw StoreError("database '" + impl->path + "' is at schema version " +
+                       std::to_string(current) + " and this gpubill needs " +
+                       std::to_string(latest_schema_version()) +
+                       ": open it for writing once to migrate it");
+    }
+    return Database(std::move(impl));
+  }
   if (is_postgres_url(path)) {
     throw StoreError("'" + redact_target(path) +
                      "' is a PostgreSQL URL: the commands do not run on PostgreSQL yet (issue 25, "
@@ -176,11 +201,11 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
     // (about a tenth of reading the catalog).
     const int mode =
         options.read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE;
-    auto impl = std::make_unique<Impl>(path, mode | SQLite::OPEN_NOMUTEX);
-    if (options.read_only && !readable(impl->db)) {
+    auto impl = make_impl(path, mode | SQLite::OPEN_NOMUTEX);
+    if (options.read_only && !readable(store::sqlite_database(*impl->conn))) {
       impl = open_unwritable(path, mode | SQLite::OPEN_NOMUTEX);
     }
-    auto& db = impl->db;
+    auto& db = store::sqlite_database(*impl->conn);
     db.setBusyTimeout(static_cast<int>(std::min<std::chrono::milliseconds::rep>(
         options.busy_timeout.count(), std::numeric_limits<int>::max())));
     // Fails with "file is not a database" on a non-SQLite file before anything is written.
@@ -222,17 +247,17 @@ std::string resolve_database_path(const std::optional<std::string>& flag,
   return "gpubill.db";
 }
 
-std::optional<std::string> read_meta(SQLite::Database& db, const std::string& key) {
-  SQLite::Statement q(db, "SELECT value FROM meta WHERE key = ?");
+std::optional<std::string> read_meta(store::Connection& db, const std::string& key) {
+  store::Statement q(db, "SELECT value FROM meta WHERE key = ?");
   q.bind(1, key);
   if (!q.executeStep()) return std::nullopt;
   return q.getColumn(0).getString();
 }
 
-void write_meta(SQLite::Database& db, const std::string& key, const std::string& value) {
-  SQLite::Statement q(db,
-                      "INSERT INTO meta(key, value) VALUES(?, ?) "
-                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+void write_meta(store::Connection& db, const std::string& key, const std::string& value) {
+  store::Statement q(db,
+                     "INSERT INTO meta(key, value) VALUES(?, ?) "
+                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
   q.bind(1, key);
   q.bind(2, value);
   q.exec();

@@ -1,31 +1,47 @@
-// Private to the engine: the SQLite connection behind a gpubill::Database.
+// Private to the engine: the connection behind a gpubill::Database (store::Connection), and
+// SQLite's own handle of it for the areas not yet ported onto store::Connection (ledger,
+// replay; docs/postgresql.md).
 #pragma once
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "gpubill/store/db.hpp"
+#include "store/connection.hpp"
 
 namespace gpubill {
 
+namespace store {
+// An SQLite connection opened with SQLiteCpp's `flags` on `uri` (with SQLite::OPEN_URI) or, when
+// empty, on `path`; `path` names it in messages. Nothing is set on it (no busy timeout, no
+// PRAGMA): Database::open does that. Throws SQLite::Exception.
+std::unique_ptr<Connection> open_sqlite_database(const std::string& path, int flags,
+                                                 const std::string& uri = {});
+// The SQLiteCpp database of an SQLite connection. Throws StoreError on PostgreSQL.
+SQLite::Database& sqlite_database(Connection& c);
+}  // namespace store
+
 struct Database::Impl {
-  // `uri`: what SQLite opens instead of `p` (with SQLITE_OPEN_URI), e.g. an immutable open.
-  Impl(const std::string& p, int flags, const std::string& uri = {})
-      : path(p), db(uri.empty() ? p : uri, flags) {}
   std::string path;
-  SQLite::Database db;
+  std::unique_ptr<store::Connection> conn;
 };
 
-inline SQLite::Database& sqlite(Database& d) {
-  return d.impl().db;
+inline store::Connection& connection(Database& d) {
+  return *d.impl().conn;
 }
 
-// Reads and writes the meta table (key → value).
-std::optional<std::string> read_meta(SQLite::Database& db, const std::string& key);
-void write_meta(SQLite::Database& db, const std::string& key, const std::string& value);
+// SQLite's handle, for ledger and replay until they are ported onto store::Connection.
+inline SQLite::Database& sqlite(Database& d) {
+  return store::sqlite_database(*d.impl().conn);
+}
+
+// Reads and writes the meta table (key → value). Throw store::SqlError.
+std::optional<std::string> read_meta(store::Connection& db, const std::string& key);
+void write_meta(store::Connection& db, const std::string& key, const std::string& value);
 
 // A larger page cache for one big write transaction, restored afterwards: indexes updated at
 // random places spill pages to the WAL and read them back with SQLite's default 2 MB cache. A
@@ -47,13 +63,15 @@ void write_meta(SQLite::Database& db, const std::string& key, const std::string&
 class ScopedCacheSize {
  public:
   // `kib`: the cache's cap in KiB (SQLite's negative cache_size); a larger setting is kept.
-  explicit ScopedCacheSize(SQLite::Database& db, std::int64_t kib = kDefaultKiB) : db_(db) {
-    old_ = db_.execAndGet("PRAGMA cache_size").getInt64();
-    if (old_ >= 0 || -old_ < kib) db_.exec("PRAGMA cache_size = -" + std::to_string(kib));
+  explicit ScopedCacheSize(SQLite::Database& db, std::int64_t kib = kDefaultKiB) { set(db, kib); }
+  // Nothing on PostgreSQL (the server's shared buffers are its business).
+  explicit ScopedCacheSize(store::Connection& db, std::int64_t kib = kDefaultKiB) {
+    if (db.backend() == store::Backend::sqlite) set(store::sqlite_database(db), kib);
   }
   ~ScopedCacheSize() {
+    if (!db_) return;
     try {
-      db_.exec("PRAGMA cache_size = " + std::to_string(old_));
+      db_->exec("PRAGMA cache_size = " + std::to_string(old_));
     } catch (...) {
     }
   }
@@ -62,7 +80,12 @@ class ScopedCacheSize {
 
  private:
   static constexpr std::int64_t kDefaultKiB = 64 * 1024;
-  SQLite::Database& db_;
+  void set(SQLite::Database& db, std::int64_t kib) {
+    old_ = db.execAndGet("PRAGMA cache_size").getInt64();
+    if (old_ >= 0 || -old_ < kib) db.exec("PRAGMA cache_size = -" + std::to_string(kib));
+    db_ = &db;
+  }
+  SQLite::Database* db_ = nullptr;  // none on PostgreSQL
   std::int64_t old_ = 0;
 };
 
@@ -74,13 +97,18 @@ class ScopedCacheSize {
 // not for large sorts, which this keeps in memory too.
 class ScopedTempStoreInMemory {
  public:
-  explicit ScopedTempStoreInMemory(SQLite::Database& db) : db_(db) {
-    old_ = db_.execAndGet("PRAGMA temp_store").getInt();
-    db_.exec("PRAGMA temp_store = MEMORY");
+  // Nothing on PostgreSQL.
+  explicit ScopedTempStoreInMemory(store::Connection& db) {
+    if (db.backend() != store::Backend::sqlite) return;
+    auto& sql = store::sqlite_database(db);
+    old_ = sql.execAndGet("PRAGMA temp_store").getInt();
+    sql.exec("PRAGMA temp_store = MEMORY");
+    db_ = &sql;
   }
   ~ScopedTempStoreInMemory() {
+    if (!db_) return;
     try {
-      db_.exec("PRAGMA temp_store = " + std::to_string(old_));
+      db_->exec("PRAGMA temp_store = " + std::to_string(old_));
     } catch (...) {
     }
   }
@@ -88,7 +116,7 @@ class ScopedTempStoreInMemory {
   ScopedTempStoreInMemory& operator=(const ScopedTempStoreInMemory&) = delete;
 
  private:
-  SQLite::Database& db_;
+  SQLite::Database* db_ = nullptr;  // none on PostgreSQL
   int old_ = 0;
 };
 

@@ -383,7 +383,7 @@ TEST_CASE("the bundled catalog loads once and has every provider", "[catalog_imp
   CHECK(catalog.find_gpu("V100") != nullptr);
   CHECK_FALSE(catalog.data().prices.empty());
   CHECK_FALSE(catalog.data().policies.empty());
-  CHECK(read_meta(sqlite(db), "bundled_catalog") == bundled_catalog_hash());
+  CHECK(read_meta(connection(db), "bundled_catalog") == bundled_catalog_hash());
   CHECK(bundled_catalog_hash().size() == 16);
 
   // A second call finds the same hash and writes nothing.
@@ -392,7 +392,7 @@ TEST_CASE("the bundled catalog loads once and has every provider", "[catalog_imp
   ensure_bundled_catalog(db);
   CHECK(rows(db, "price") == prices - 1);
   // A different stored hash (an older bundle) reloads it.
-  write_meta(sqlite(db), "bundled_catalog", "0000000000000000");
+  write_meta(connection(db), "bundled_catalog", "0000000000000000");
   ensure_bundled_catalog(db);
   CHECK(rows(db, "price") == prices);
 }

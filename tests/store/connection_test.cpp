@@ -2,6 +2,8 @@
 // on PostgreSQL (the [postgres] cases run against the test server, tests/support/pg_test.hpp).
 #include <catch2/catch.hpp>
 
+#include <string_view>
+
 #include "gpubill/base/errors.hpp"
 #include "pg_test.hpp"
 #include "store/connection.hpp"
@@ -41,7 +43,9 @@ void statements_round_trip(Connection& db) {
   Statement plain(db, "INSERT INTO t(account, name, n) VALUES(?, ?, ?)");
   plain.bind(1, "x");
   plain.clearBindings();  // every parameter NULL: the NOT NULL account refuses it
-  CHECK_THROWS_AS(plain.exec(), StoreError);
+  CHECK_THROWS_AS(plain.exec(), store::SqlError);  // what the engine catches to add its words
+  // Refused when prepared (SQLite) or when first run (PostgreSQL prepares it then).
+  CHECK_THROWS_AS(Statement(db, "SELECT no_such_column FROM t").executeStep(), store::SqlError);
   plain.reset();
   plain.bind(1, "acme");
   plain.bind(2, "gn8-b");
@@ -57,9 +61,11 @@ void statements_round_trip(Connection& db) {
   q.bind(2);
   REQUIRE(q.executeStep());
   CHECK(q.getColumnCount() == 4);
-  CHECK(q.getColumn(1).getName() == "name");
+  CHECK(std::string(q.getColumn(1).getName()) == "name");
   CHECK(q.getColumn(0).getInt64() == 1);  // assigned, as SQLite's rowid alias
   CHECK(q.getColumn(1).getString() == "gn8-a");
+  CHECK(std::string_view(q.getColumn(1).getText()) == "gn8-a");  // no copy, NUL-terminated
+  CHECK(q.getColumn(1).getStringView() == "gn8-a");
   CHECK(q.getColumn(2).getInt64() == -9007199254740993);
   CHECK(q.getColumn(3).getBlob() == bytes);
   REQUIRE(q.executeStep());
@@ -69,11 +75,18 @@ void statements_round_trip(Connection& db) {
   CHECK(q.getColumn(2).isNull());
   CHECK(q.getColumn(2).getInt64() == 0);  // NULL reads as 0 and ""
   CHECK(q.getColumn(3).getString() == "");
+  CHECK(std::string_view(q.getColumn(2).getText()).empty());
+  CHECK(q.getColumn(2).getStringView().empty());
   CHECK_FALSE(q.executeStep());
   q.reset();
   q.bind(2);
   REQUIRE(q.executeStep());  // again, same bindings
   CHECK(q.getColumn(1).getString() == "gn8-a");
+  const std::string name = "gn8-b";
+  Statement by_name(db, "SELECT count(*) FROM t WHERE name = ?");
+  by_name.bindNoCopy(1, name);  // kept alive past the step: SQLite reads it in place
+  REQUIRE(by_name.executeStep());
+  CHECK(by_name.getColumn(0).getInt64() == 1);
 }
 
 void dialect_functions(Connection& db) {

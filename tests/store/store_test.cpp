@@ -114,7 +114,7 @@ CatalogData sample() {
 
 void write(Database& db, const CatalogData& d) {
   SQLite::Transaction tx(sqlite(db));
-  write_catalog_data(sqlite(db), d);
+  write_catalog_data(connection(db), d);
   tx.commit();
 }
 
@@ -160,7 +160,7 @@ TEST_CASE("a file that is not SQLite is refused", "[store]") {
 TEST_CASE("catalog rows survive a write and a read exactly", "[store]") {
   auto db = Database::open(":memory:");
   write(db, sample());
-  const CatalogData d = read_catalog_data(sqlite(db));
+  const CatalogData d = read_catalog_data(connection(db));
   REQUIRE(d.providers.size() == 1);
   CHECK(d.providers[0].currency.code() == "CNY");
   CHECK(d.providers[0].billing_time_zone == "Asia/Shanghai");
@@ -216,12 +216,12 @@ TEST_CASE("a row with the same key replaces the stored one", "[store]") {
   auto db = Database::open(":memory:");
   auto d = sample();
   write(db, d);
-  const auto id_before = read_catalog_data(sqlite(db)).prices[1].id;
+  const auto id_before = read_catalog_data(connection(db)).prices[1].id;
   d.prices[0].amount = Money::parse("2.5 CNY");
   d.gpus[0].aliases = {"Tesla V100"};
   d.instance_types[1].attachable = {{"V100-SXM2-16GB", {8}}};
   write(db, d);
-  const auto after = read_catalog_data(sqlite(db));
+  const auto after = read_catalog_data(connection(db));
   REQUIRE(after.prices.size() == 2);
   CHECK(after.prices[1].amount == Money::parse("2.5 CNY"));
   CHECK(after.prices[1].id == id_before);
