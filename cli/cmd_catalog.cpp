@@ -14,9 +14,9 @@
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/catalog/catalog_offers.hpp"
 #include "gpubill/catalog/offer_summary.hpp"
-#include "gpubill/store/target.hpp"
 #include "gpubill/catalog/provenance.hpp"
 #include "gpubill/quote/quote.hpp"
+#include "gpubill/store/target.hpp"
 #include "output.hpp"
 #include "progress_bar.hpp"
 

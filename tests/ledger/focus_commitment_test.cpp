@@ -22,17 +22,6 @@ std::size_t col(const std::string& name) {
   return static_cast<std::size_t>(std::find(c.begin(), c.end(), name) - c.begin());
 }
 
-FocusConformance check_both_parts(Database& db) {
-  FocusConformance checker(focus_columns());
-  const auto lines = query_charges(db);
-  for (const FocusPart part : {FocusPart::billed, FocusPart::forecast}) {
-    for_each_focus_row(
-        db, lines, [&](const FocusRow& row) { checker.row(row); }, part);
-  }
-  checker.finish();
-  return checker;
-}
-
 Decimal dec(const std::optional<std::string>& cell) {
   return cell ? Decimal::parse(*cell) : Decimal{};
 }
@@ -59,7 +48,7 @@ TEST_CASE("FOCUS: a no-upfront RI's rows conform, Used and Unused with their qua
           "[focus][conformance][commitments]") {
   ReplayFixture fx;
   fx.replay_text(commit_line("no_upfront") + kRun, until("2025-12-01T12:00:00Z"));
-  const auto checker = check_both_parts(fx.db());
+  const auto checker = check_focus_export(fx.db());
   INFO(checker.summary());
   CHECK(checker.violations().empty());
 
@@ -107,7 +96,7 @@ TEST_CASE("FOCUS: an all-upfront RI is amortised over its term's hours, exactly"
   ReplayFixture part;
   part.replay_text(commit_line("all_upfront") + kRun, until("2025-12-01T12:00:00Z"));
   {
-    const auto checker = check_both_parts(part.db());
+    const auto checker = check_focus_export(part.db());
     INFO(checker.summary());
     CHECK(checker.violations().empty());
     Decimal billed, effective;
@@ -119,7 +108,7 @@ TEST_CASE("FOCUS: an all-upfront RI is amortised over its term's hours, exactly"
   }
   ReplayFixture whole;
   whole.replay_text(commit_line("all_upfront") + kRun, until("2026-12-01T00:00:00Z"));
-  const auto checker = check_both_parts(whole.db());
+  const auto checker = check_focus_export(whole.db());
   INFO(checker.summary());
   CHECK(checker.violations().empty());
   Decimal billed, effective, amortised;

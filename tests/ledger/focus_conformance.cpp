@@ -9,6 +9,9 @@
 #include <regex>
 #include <sstream>
 
+#include "gpubill/ledger/focus.hpp"
+#include "gpubill/ledger/ledger.hpp"
+
 namespace gpubill::testing {
 
 // columns/columns.mdpp: the 57 columns of FOCUS 1.2, in the specification's order.
@@ -1099,6 +1102,17 @@ FocusConformance check_focus(const std::vector<std::string>& columns,
                              const std::vector<std::vector<std::optional<std::string>>>& rows) {
   FocusConformance checker(columns);
   for (const auto& r : rows) checker.row(r);
+  checker.finish();
+  return checker;
+}
+
+FocusConformance check_focus_export(Database& db) {
+  FocusConformance checker(focus_columns());
+  const auto lines = query_charges(db);
+  for (const FocusPart part : {FocusPart::billed, FocusPart::forecast}) {
+    for_each_focus_row(
+        db, lines, [&](const FocusRow& row) { checker.row(row); }, part);
+  }
   checker.finish();
   return checker;
 }

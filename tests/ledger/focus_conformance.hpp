@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpubill/base/decimal.hpp"
+#include "gpubill/store/db.hpp"
 
 namespace gpubill::testing {
 
@@ -83,5 +84,10 @@ const std::vector<std::string>& focus12_columns();
 // Checks a whole table (columns, rows) and returns the checker after finish().
 FocusConformance check_focus(const std::vector<std::string>& columns,
                              const std::vector<std::vector<std::optional<std::string>>>& rows);
+
+// Streams a database's FOCUS export, billed then forecast (the amortised hours after the
+// replay's end: together they hold every hour of every purchase), through the checker; returns
+// it after finish(). No table is held.
+FocusConformance check_focus_export(Database& db);
 
 }  // namespace gpubill::testing

@@ -25,20 +25,6 @@ std::string sample(const std::string& name) {
   return std::string(GPUBILL_SOURCE_DIR) + "/fixtures/logs/" + name;
 }
 
-// Streams the database's FOCUS rows, billed and forecast, through the checker (no table held).
-FocusConformance check_export(Database& db) {
-  FocusConformance checker(focus_columns());
-  // The billed export, then the forecast (the amortised hours after the replay's end): together
-  // they hold every hour of every purchase.
-  const auto lines = query_charges(db);
-  for (const FocusPart part : {FocusPart::billed, FocusPart::forecast}) {
-    for_each_focus_row(
-        db, lines, [&](const FocusRow& row) { checker.row(row); }, part);
-  }
-  checker.finish();
-  return checker;
-}
-
 // The rows of the export, for the tests that look at them or break them.
 FocusTable export_rows(Database& db) {
   return focus_export(db, query_charges(db));
@@ -61,7 +47,7 @@ TEST_CASE("FOCUS conformance: every sample log", "[focus][conformance]") {
                sample("tencent-gn8-tutorial.jsonl"), sample("tencent-gn8.jsonl"),
                sample("tencent-gn8-prepaid.csv")},
               until("2019-07-01T00:00:00+08:00"));
-  const auto checker = check_export(fx.db());
+  const auto checker = check_focus_export(fx.db());
   INFO(checker.summary());
   CHECK(checker.rows() > 100);
   CHECK(checker.violations().empty());
@@ -91,7 +77,7 @@ TEST_CASE("FOCUS conformance: generated 30-day logs", "[focus][conformance]") {
                                 "' --instances 40 --days 30 --seed 3 --out '" + log + "'";
     REQUIRE(std::system(command.c_str()) == 0);
     replay_logs(fx.db(), {log}, until("2019-02-01T00:00:00+08:00"));
-    const auto checker = check_export(fx.db());
+    const auto checker = check_focus_export(fx.db());
     INFO(checker.summary());
     CHECK(checker.rows() > 1000);
     CHECK(checker.violations().empty());
@@ -106,7 +92,7 @@ TEST_CASE("FOCUS conformance: generated 30-day logs", "[focus][conformance]") {
     const auto log = LogGenerator(o).generate();
     ReplayFixture fx;
     fx.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
-    const auto checker = check_export(fx.db());
+    const auto checker = check_focus_export(fx.db());
     INFO(checker.summary());
     CHECK(checker.rows() > 1000);
     CHECK(checker.violations().empty());
