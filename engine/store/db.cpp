@@ -37,17 +37,19 @@ void migrate(SQLite::Database& db, const std::string& path) {
   int current = db.execAndGet("PRAGMA user_version").getInt();
   check_not_newer(current, latest, path);
   if (current == latest) return;
+  // The version is read again under the write lock: another process opening the same new
+  // database may have migrated it while this one waited. The check for another program's
+  // tables comes after that read too: before it, a migration committed between reading the
+  // version and the tables looked like another program's file.
+  WriteTransaction tx(db, path, "migration");
+  current = db.execAndGet("PRAGMA user_version").getInt();
+  check_not_newer(current, latest, path);
   if (current == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() > 0) {
     // Another program's SQLite file: gpubill would write its schema and catalog into it.
     throw StoreError("database '" + path +
                      "' is an SQLite file of another program (it has tables but no gpubill "
                      "schema version); give gpubill a file of its own");
   }
-  // The version is read again under the write lock: another process opening the same new
-  // database may have migrated it while this one waited.
-  WriteTransaction tx(db, path, "migration");
-  current = db.execAndGet("PRAGMA user_version").getInt();
-  check_not_newer(current, latest, path);
   for (const auto& m : embedded::migrations()) {
     const int number = migration_number(m.name);
     if (number <= current) continue;

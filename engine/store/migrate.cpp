@@ -92,13 +92,14 @@ int migrate(Connection& db) {
   int current = schema_version(db);
   check_version(db, current, latest);
   if (current == latest) return current;
-  if (!pg && current == 0 && single_int(db, "SELECT count(*) FROM sqlite_master") > 0) {
-    refuse_foreign(db);
-  }
-  // Read again under the lock: another process may have migrated meanwhile.
+  // Read again under the lock: another process may have migrated meanwhile (and, read before
+  // it, a migration committed between the two reads made the file look like another program's).
   Transaction tx(db, Transaction::Kind::write, "migration");
   current = pg ? pg_prepare_schema(db) : schema_version(db);
   check_version(db, current, latest);
+  if (!pg && current == 0 && single_int(db, "SELECT count(*) FROM sqlite_master") > 0) {
+    refuse_foreign(db);
+  }
   for (const auto& m : embedded::migrations()) {
     const int number = leading_number(m.name);
     if (number <= current) continue;

@@ -22,12 +22,13 @@ using gpubill::testing::TempDir;
 
 namespace {
 
-// Runs `processes` gpubill processes at once on `db` and returns what each printed on failure
-// plus one "rc=N" line per process.
+// Runs `processes` gpubill processes at once on `db` and returns one line per process: "ok", or
+// "failed: " and what it printed on stderr.
 std::string run_at_once(int processes, const std::string& db, const std::string& args) {
-  std::string script = "for i in $(seq " + std::to_string(processes) + "); do ( '" +
+  std::string script = "for i in $(seq " + std::to_string(processes) + "); do ( err=$('" +
                        GPUBILL_CLI_PATH + "' --db '" + db + "' " + args +
-                       " >/dev/null 2>&1 || echo failed; echo rc=$? ) & done; wait";
+                       " 2>&1 >/dev/null) && echo ok || echo \"failed: $(echo $err)\" ) & done; "
+                       "wait";
   FILE* pipe = ::popen(script.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string out;
