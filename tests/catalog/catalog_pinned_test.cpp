@@ -15,7 +15,7 @@ namespace {
 
 // Every charge row, every column: what "the settled bill" is, byte for byte.
 std::string all_charges(ReplayFixture& f) {
-  SQLite::Statement q(f.sql(), "SELECT * FROM charge ORDER BY id");
+  store::Statement q(f.conn(), "SELECT * FROM charge ORDER BY id");
   std::string out;
   while (q.executeStep()) {
     for (int c = 0; c < q.getColumnCount(); ++c) {
@@ -99,8 +99,8 @@ TEST_CASE("a bundled catalog reload keeps a row that settled charges use",
       "SELECT price_id FROM charge WHERE kind = 'settlement' AND component = 'compute' LIMIT 1");
   // As if an older gpubill had stored another amount in the row: a newer bundled catalog's
   // values do not reach the row the settled lines name.
-  f.sql().exec("UPDATE price SET amount = '15.10' WHERE id = " + std::to_string(used));
-  f.sql().exec("UPDATE meta SET value = 'older' WHERE key = 'bundled_catalog'");
+  f.conn().exec("UPDATE price SET amount = '15.10' WHERE id = " + std::to_string(used));
+  f.conn().exec("UPDATE meta SET value = 'older' WHERE key = 'bundled_catalog'");
   CHECK(ensure_bundled_catalog(f.db()));
   CHECK(f.count("SELECT count(*) FROM price WHERE id = " + std::to_string(used) +
                 " AND amount = '15.10'") == 1);

@@ -38,11 +38,11 @@ struct Rule {
 };
 
 Rule rule_at(ReplayFixture& fx, const std::string& provider, std::int64_t t) {
-  SQLite::Statement q(fx.sql(),
-                      "SELECT metering_granularity_seconds, min_charge_seconds_per_run, "
-                      "settlement_decimals, settlement_period, settlement_rounding, "
-                      "min_charge_per_lifetime FROM policy WHERE provider = ? AND "
-                      "effective_from <= ? AND (effective_to IS NULL OR effective_to > ?)");
+  store::Statement q(fx.conn(),
+                     "SELECT metering_granularity_seconds, min_charge_seconds_per_run, "
+                     "settlement_decimals, settlement_period, settlement_rounding, "
+                     "min_charge_per_lifetime FROM policy WHERE provider = ? AND "
+                     "effective_from <= ? AND (effective_to IS NULL OR effective_to > ?)");
   q.bind(1, provider);
   q.bind(2, static_cast<int64_t>(t));
   q.bind(3, static_cast<int64_t>(t));
@@ -59,10 +59,10 @@ Rule rule_at(ReplayFixture& fx, const std::string& provider, std::int64_t t) {
 
 Decimal price_at(ReplayFixture& fx, const std::string& provider, const std::string& subject,
                  const std::string& region, const std::string& mode, std::int64_t t) {
-  SQLite::Statement q(fx.sql(),
-                      "SELECT amount FROM price WHERE provider = ? AND subject = ? AND mode = ? "
-                      "AND (region = ? OR region = '') AND effective_from <= ? AND "
-                      "(effective_to IS NULL OR effective_to > ?) ORDER BY region DESC LIMIT 1");
+  store::Statement q(fx.conn(),
+                     "SELECT amount FROM price WHERE provider = ? AND subject = ? AND mode = ? "
+                     "AND (region = ? OR region = '') AND effective_from <= ? AND "
+                     "(effective_to IS NULL OR effective_to > ?) ORDER BY region DESC LIMIT 1");
   q.bind(1, provider);
   q.bind(2, subject);
   q.bind(3, mode);

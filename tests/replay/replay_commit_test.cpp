@@ -41,7 +41,7 @@ std::string lines(std::size_t from, std::size_t to) {
 
 Decimal sum_of(ReplayFixture& fx, const std::string& what, const std::string& kind) {
   Decimal sum;
-  SQLite::Statement q(fx.sql(), "SELECT " + what + " FROM charge WHERE kind = ?");
+  store::Statement q(fx.conn(), "SELECT " + what + " FROM charge WHERE kind = ?");
   q.bind(1, kind);
   while (q.executeStep()) sum += Decimal::parse(q.getColumn(0).getString());
   return sum;
@@ -114,7 +114,7 @@ TEST_CASE("A Google per-GPU commitment covers one GPU's hour of a two-GPU host",
   CHECK(fx.count("SELECT COUNT(*) FROM charge WHERE kind = 'commitment_covered' AND "
                  "component = 'compute' AND unit = 'gpu_second'") == 2);
   Decimal billed;
-  SQLite::Statement q(fx.sql(), "SELECT total_billed FROM charge WHERE account = 'g'");
+  store::Statement q(fx.conn(), "SELECT total_billed FROM charge WHERE account = 'g'");
   while (q.executeStep()) billed += Decimal::parse(q.getColumn(0).getString());
   CHECK(billed == Decimal::parse("8.844"));
 }

@@ -107,10 +107,10 @@ TEST_CASE("Settled seconds per instance equal the seconds its compute ran", "[re
       const std::string account = key.substr(0, slash), instance = key.substr(slash + 1);
       std::int64_t ran = 0;
       for (const auto& [from, to] : intervals) ran += to - from;
-      SQLite::Statement q(fx.sql(),
-                          "SELECT COALESCE(SUM(CAST(quantity AS INTEGER) * repeat), 0) FROM charge "
-                          "WHERE account = ? AND instance = ? AND kind = 'settlement' AND "
-                          "component = 'compute'");
+      store::Statement q(fx.conn(),
+                         "SELECT COALESCE(SUM(CAST(quantity AS INTEGER) * repeat), 0) FROM charge "
+                         "WHERE account = ? AND instance = ? AND kind = 'settlement' AND "
+                         "component = 'compute'");
       q.bind(1, account);
       q.bind(2, instance);
       REQUIRE(q.executeStep());
@@ -126,9 +126,9 @@ TEST_CASE("Sum of billed minus sum of exact equals the sum of rounding, exactly"
     const auto log = LogGenerator(mixed_generator(seed)).generate();
     ReplayFixture fx;
     fx.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
-    SQLite::Statement q(fx.sql(),
-                        "SELECT currency, repeat, exact_amount, billed_amount, rounding, "
-                        "total_exact, total_billed FROM charge");
+    store::Statement q(fx.conn(),
+                       "SELECT currency, repeat, exact_amount, billed_amount, rounding, "
+                       "total_exact, total_billed FROM charge");
     std::map<std::string, Decimal> billed, exact, rounding;
     std::int64_t rows = 0;
     while (q.executeStep()) {
@@ -150,9 +150,9 @@ TEST_CASE("Sum of billed minus sum of exact equals the sum of rounding, exactly"
       INFO("seed " << seed << " " << ccy);
       CHECK(total - exact[ccy] == rounding[ccy]);
       // Movements: every debit and credit of charges adds up to −Σ billed.
-      SQLite::Statement m(fx.sql(),
-                          "SELECT amount FROM balance_movement WHERE currency = ? AND kind != "
-                          "'topup'");
+      store::Statement m(fx.conn(),
+                         "SELECT amount FROM balance_movement WHERE currency = ? AND kind != "
+                         "'topup'");
       m.bind(1, ccy);
       Decimal moved;
       while (m.executeStep()) moved += Decimal::parse(m.getColumn(0).getString());

@@ -26,7 +26,7 @@ RebuildOptions accounts_only(std::vector<std::string> accounts) {
 // Everything replay writes, plus the saved account states and the replay clock.
 std::string full_dump(ReplayFixture& f) {
   std::string out = f.dump();
-  SQLite::Statement q(f.sql(), "SELECT account, clock, state FROM account_state ORDER BY account");
+  store::Statement q(f.conn(), "SELECT account, clock, state FROM account_state ORDER BY account");
   while (q.executeStep()) {
     out += "account_state|" + q.getColumn(0).getString() + "|" + q.getColumn(1).getString() + "|" +
            q.getColumn(2).getString() + "\n";
@@ -41,7 +41,7 @@ std::string full_dump(ReplayFixture& f) {
 std::string portable_dump(ReplayFixture& f) {
   std::map<std::string, std::string> name_of;  // seq → account/id
   {
-    SQLite::Statement q(f.sql(), "SELECT seq, account, id FROM event");
+    store::Statement q(f.conn(), "SELECT seq, account, id FROM event");
     while (q.executeStep()) {
       name_of[q.getColumn(0).getString()] =
           q.getColumn(1).getString() + "/" + q.getColumn(2).getString();
@@ -86,7 +86,7 @@ std::string portable_dump(ReplayFixture& f) {
     for (const auto& c : cells) line += (line.empty() ? "" : "|") + c;
     out += line + "\n";
   }
-  SQLite::Statement q(f.sql(), "SELECT account, clock FROM account_state ORDER BY account");
+  store::Statement q(f.conn(), "SELECT account, clock FROM account_state ORDER BY account");
   while (q.executeStep()) {
     out += "account_state|" + q.getColumn(0).getString() + "|" + q.getColumn(1).getString() + "\n";
   }
@@ -116,7 +116,7 @@ TEST_CASE("a rebuild of an unchanged database writes what its replays wrote",
       CHECK(full_dump(f) == before);
     }
     SECTION("a database of an older gpubill, without replay runs") {
-      f.sql().exec("DELETE FROM replay_run");
+      f.conn().exec("DELETE FROM replay_run");
       RebuildOptions o;
       o.until = Instant{std::chrono::seconds{log.until}};
       rebuild_accounts(f.db(), o);

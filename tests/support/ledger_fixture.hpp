@@ -13,7 +13,9 @@
 #include "gpubill/base/time.hpp"
 #include "gpubill/rules/rules.hpp"
 #include "gpubill/store/db.hpp"
+#include "store/connection.hpp"
 #include "store/store.hpp"
+#include "test_database.hpp"
 
 namespace gpubill::testing {
 
@@ -47,8 +49,10 @@ struct ChargeSpec {
 
 class LedgerFixture {
  public:
-  explicit LedgerFixture(const std::string& path = ":memory:") : db_(Database::open(path)) {
-    auto& db = sql();
+  // `path`: the SQLite database (":memory:" or a file); on PostgreSQL (GPUBILL_TEST_DB) a new
+  // empty database instead.
+  explicit LedgerFixture(const std::string& path = ":memory:") : store_(path) {
+    auto& db = conn();
     db.exec(
         "INSERT INTO provider(id, name, currency, billing_time_zone) VALUES "
         "('testcloud', 'Test Cloud', 'CNY', 'Asia/Shanghai'), "
@@ -64,8 +68,11 @@ class LedgerFixture {
     discount_id = insert_discount("testcloud", 6, 11, "0.88");
   }
 
-  Database& db() { return db_; }
-  SQLite::Database& sql() { return sqlite(db_); }
+  Database& db() { return store_.db(); }
+  bool on_postgres() const { return store_.on_postgres(); }
+  // The database's connection, on either backend; sql() is SQLite's own (SQLite only).
+  store::Connection& conn() { return connection(db()); }
+  SQLite::Database& sql() { return sqlite(db()); }
 
   std::int64_t payg_price_id = 0, prepaid_price_id = 0, usd_price_id = 0;
   std::int64_t policy_id = 0, utc_policy_id = 0, discount_id = 0;
@@ -73,11 +80,11 @@ class LedgerFixture {
   std::int64_t insert_price(const std::string& provider, const std::string& subject,
                             const std::string& mode, const std::string& unit,
                             const std::string& amount, const std::string& currency) {
-    SQLite::Statement q(sql(),
-                        "INSERT INTO price(provider, subject_kind, subject, region, mode, unit, "
-                        "amount, currency, effective_from, effective_to, source, as_of) VALUES "
-                        "(?, 'instance', ?, '', ?, ?, ?, ?, ?, NULL, 'test fixture', "
-                        "'2017-01-01')");
+    store::Statement q(conn(),
+                       "INSERT INTO price(provider, subject_kind, subject, region, mode, unit, "
+                       "amount, currency, effective_from, effective_to, source, as_of) VALUES "
+                       "(?, 'instance', ?, '', ?, ?, ?, ?, ?, NULL, 'test fixture', "
+                       "'2017-01-01') RETURNING id");
     q.bind(1, provider);
     q.bind(2, subject);
     q.bind(3, mode);
@@ -85,14 +92,13 @@ class LedgerFixture {
     q.bind(5, amount);
     q.bind(6, currency);
     q.bind(7, static_cast<int64_t>(unix_seconds(at("2017-01-01T00:00:00Z"))));
-    q.exec();
-    return sql().getLastInsertRowid();
+    return inserted_key(q);
   }
 
   std::int64_t insert_policy(const std::string& provider, const std::string& rounding,
                              int decimals) {
-    SQLite::Statement q(
-        sql(),
+    store::Statement q(
+        conn(),
         "INSERT INTO policy(provider, effective_from, effective_to, "
         "metering_granularity_seconds, settlement_period, settlement_rounding, "
         "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
@@ -100,29 +106,27 @@ class LedgerFixture {
         "auto_renew_local_time, auto_renew_months, prepaid_destroy_before_expiry, "
         "full_refund_days, stopped_payg_compute_charged, payg_available, source, as_of) VALUES "
         "(?, ?, NULL, 1, 'hour', ?, ?, 0, NULL, 2, 24, 7, 0, NULL, 1, 0, 5, 1, 1, "
-        "'test fixture policy', '2017-01-01')");
+        "'test fixture policy', '2017-01-01') RETURNING id");
     q.bind(1, provider);
     q.bind(2, static_cast<int64_t>(unix_seconds(at("2017-01-01T00:00:00Z"))));
     q.bind(3, rounding);
     q.bind(4, decimals);
-    q.exec();
-    return sql().getLastInsertRowid();
+    return inserted_key(q);
   }
 
   std::int64_t insert_discount(const std::string& provider, int min_months, int max_months,
                                const std::string& factor) {
-    SQLite::Statement q(sql(),
-                        "INSERT INTO discount(provider, family, mode, min_months, max_months, "
-                        "factor, effective_from, effective_to, source, as_of) VALUES "
-                        "(?, '', 'prepaid', ?, ?, ?, ?, NULL, 'test fixture discount', "
-                        "'2017-01-01')");
+    store::Statement q(conn(),
+                       "INSERT INTO discount(provider, family, mode, min_months, max_months, "
+                       "factor, effective_from, effective_to, source, as_of) VALUES "
+                       "(?, '', 'prepaid', ?, ?, ?, ?, NULL, 'test fixture discount', "
+                       "'2017-01-01') RETURNING id");
     q.bind(1, provider);
     q.bind(2, min_months);
     q.bind(3, max_months);
     q.bind(4, factor);
     q.bind(5, static_cast<int64_t>(unix_seconds(at("2017-01-01T00:00:00Z"))));
-    q.exec();
-    return sql().getLastInsertRowid();
+    return inserted_key(q);
   }
 
   std::int64_t insert_charge(ChargeSpec c) {
@@ -152,13 +156,14 @@ class LedgerFixture {
     const std::int64_t seconds = c.unit == "second" ? quantity.truncate_to_int() : 3600;
     const Instant end = c.period_end.value_or(
         c.period_start + std::chrono::seconds{(c.repeat - 1) * 3600 + seconds});
-    SQLite::Statement q(
-        sql(),
+    store::Statement q(
+        conn(),
         "INSERT INTO charge(account, instance, provider, region, instance_type, component, kind, "
         "mode, period_start, period_end, repeat, quantity, unit, unit_price, price_unit, "
         "exact_amount, billed_amount, rounding, total_exact, total_billed, currency, price_id, "
         "policy_id, discount_id, event_seqs, note) VALUES "
-        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "
+        "id");
     int i = 1;
     for (const auto* s : {&c.account, &c.instance, &c.provider, &c.region, &c.instance_type,
                           &c.component, &c.kind, &c.mode}) {
@@ -186,8 +191,7 @@ class LedgerFixture {
     }
     q.bind(i++, c.event_seqs);
     q.bind(i++, c.note);
-    q.exec();
-    return sql().getLastInsertRowid();
+    return inserted_key(q);
   }
 
   // A settlement of the fixture's 15.09 CNY/h price with its price and policy rows.
@@ -226,10 +230,10 @@ class LedgerFixture {
                                const std::string& currency, const std::string& amount,
                                const std::string& balance_after, const std::string& kind,
                                std::optional<std::int64_t> charge_id = std::nullopt) {
-    SQLite::Statement q(sql(),
-                        "INSERT INTO balance_movement(account, at, currency, amount, "
-                        "balance_after, kind, charge_id, event_seq) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                        "NULL)");
+    store::Statement q(conn(),
+                       "INSERT INTO balance_movement(account, at, currency, amount, "
+                       "balance_after, kind, charge_id, event_seq) VALUES (?, ?, ?, ?, ?, ?, ?, "
+                       "NULL) RETURNING id");
     q.bind(1, account);
     q.bind(2, static_cast<int64_t>(unix_seconds(when)));
     q.bind(3, currency);
@@ -241,18 +245,17 @@ class LedgerFixture {
     } else {
       q.bind(7);
     }
-    q.exec();
-    return sql().getLastInsertRowid();
+    return inserted_key(q);
   }
 
   std::int64_t insert_event(const std::string& account, const std::string& id, Instant when,
                             const std::string& type, const std::string& instance,
                             const std::string& payload, const std::string& file,
                             std::int64_t line) {
-    SQLite::Statement q(sql(),
-                        "INSERT INTO event(account, id, time, type, instance, payload, "
-                        "source_file, source_line, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                        "'applied')");
+    store::Statement q(conn(),
+                       "INSERT INTO event(account, id, time, type, instance, payload, "
+                       "source_file, source_line, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                       "'applied') RETURNING seq");
     q.bind(1, account);
     q.bind(2, id);
     q.bind(3, static_cast<int64_t>(unix_seconds(when)));
@@ -261,17 +264,17 @@ class LedgerFixture {
     q.bind(6, payload);
     q.bind(7, file);
     q.bind(8, static_cast<int64_t>(line));
-    q.exec();
-    return sql().getLastInsertRowid();
+    return inserted_key(q);
   }
 
   std::int64_t insert_reject(const std::string& kind, const std::string& file, std::int64_t line,
                              const std::string& account, const std::string& event_id,
                              const std::string& field, const std::string& reason,
                              const std::string& raw) {
-    SQLite::Statement q(sql(),
-                        "INSERT INTO reject(kind, source_file, source_line, account, event_id, "
-                        "time, field, reason, raw) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)");
+    store::Statement q(
+        conn(),
+        "INSERT INTO reject(kind, source_file, source_line, account, event_id, "
+        "time, field, reason, raw) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?) RETURNING id");
     q.bind(1, kind);
     q.bind(2, file);
     q.bind(3, static_cast<int64_t>(line));
@@ -280,12 +283,17 @@ class LedgerFixture {
     q.bind(6, field);
     q.bind(7, reason);
     q.bind(8, raw);
-    q.exec();
-    return sql().getLastInsertRowid();
+    return inserted_key(q);
   }
 
  private:
-  Database db_;
+  // Runs an INSERT … RETURNING <key> and returns the new row's key.
+  static std::int64_t inserted_key(store::Statement& q) {
+    q.executeStep();
+    return q.getColumn(0).getInt64();
+  }
+
+  TestDatabase store_;
 };
 
 }  // namespace gpubill::testing

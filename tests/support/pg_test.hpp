@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "store/connection.hpp"
@@ -48,12 +49,15 @@ inline std::string with_param(const std::string& url, const std::string& param) 
   return url + (url.find('?') == std::string::npos ? "?" : "&") + param;
 }
 
-// A new, empty database on the test server, dropped when this goes.
+// A new database on the test server, empty or a copy of `template_name`, dropped when this
+// goes.
 class PgDatabase {
  public:
-  PgDatabase() : name_(next_name()) {
+  explicit PgDatabase(const std::optional<std::string>& template_name = std::nullopt)
+      : name_(next_name()) {
     admin_ = store::Connection::open(pg_server_url());
-    admin_->exec_native("CREATE DATABASE " + name_);
+    admin_->exec_native("CREATE DATABASE " + name_ +
+                        (template_name ? " TEMPLATE " + *template_name : std::string()));
     url_ = with_param(pg_server_url(), "dbname=" + name_);
   }
   ~PgDatabase() {

@@ -19,8 +19,10 @@
 #include "gpubill/quote/quote.hpp"
 #include "gpubill/replay/replay.hpp"
 #include "gpubill/store/db.hpp"
+#include "store/connection.hpp"
 #include "store/store.hpp"
 #include "temp_dir.hpp"
+#include "test_database.hpp"
 
 namespace gpubill::testing {
 
@@ -83,19 +85,29 @@ struct Reject {
 // fixture (importing the catalog every time would dominate the property tests). It adds one
 // test-fixture spot prices (tests/data/spot-rule-prices.json: the bundled catalog has no dated
 // Tencent or Alibaba spot price) for the spot rule tests and generated logs.
+inline void fill_bundled_template(Database& db) {
+  ensure_bundled_catalog(db);
+  import_catalog_file(db, data_path("spot-rule-prices.json"));
+  // As `gpubill catalog import` leaves it: the offer summary current and the catalog's stamp
+  // clean, so that any later change of a fixture's catalog shows in its stamp.
+  refresh_offer_summary(db, summarize_offers);
+}
+
 inline const std::string& bundled_template() {
   static TempDir dir;
   static const std::string path = [] {
     const std::string p = dir.file("template.db");
     Database db = Database::open(p);
-    ensure_bundled_catalog(db);
-    import_catalog_file(db, data_path("spot-rule-prices.json"));
-    // As `gpubill catalog import` leaves it: the offer summary current and the catalog's stamp
-    // clean, so that any later change of a fixture's catalog shows in its stamp.
-    refresh_offer_summary(db, summarize_offers);
+    fill_bundled_template(db);
     return p;
   }();
   return path;
+}
+
+// The same on the PostgreSQL test cluster (test_database.hpp): a template database's name.
+inline const std::string& bundled_postgres_template() {
+  static const std::string name = postgres_template("replay", fill_bundled_template);
+  return name;
 }
 
 // A catalog's version stamp (migration 0015): `dirty` = 0 while it is unchanged since
@@ -105,8 +117,8 @@ struct CatalogStamp {
   bool operator==(const CatalogStamp&) const = default;
 };
 
-inline CatalogStamp catalog_stamp(SQLite::Database& sql) {
-  SQLite::Statement q(sql, "SELECT version, dirty FROM catalog_stamp WHERE one = 1");
+inline CatalogStamp catalog_stamp(store::Connection& sql) {
+  store::Statement q(sql, "SELECT version, dirty FROM catalog_stamp WHERE one = 1");
   if (!q.executeStep()) return {};
   return {q.getColumn(0).getInt64(), q.getColumn(1).getInt64()};
 }
@@ -121,35 +133,48 @@ struct TemplateCatalog {
 inline const TemplateCatalog& template_catalog() {
   static const TemplateCatalog loaded = [] {
     Database db = Database::open(bundled_template());
-    return TemplateCatalog{catalog_stamp(sqlite(db)), Catalog::load_for_billing(db)};
+    return TemplateCatalog{catalog_stamp(connection(db)), Catalog::load_for_billing(db)};
   }();
   return loaded;
 }
 
 // An in-memory database (no fsync: the property tests replay hundreds of logs), filled from
-// the template with SQLite's backup API when `bundled`.
+// the template with SQLite's backup API when `bundled`. On PostgreSQL (GPUBILL_TEST_DB), a new
+// database copied from the PostgreSQL template, or an empty one.
 class ReplayFixture {
  public:
-  explicit ReplayFixture(bool bundled = true) : db_(Database::open(":memory:")) {
-    if (bundled) {
+  explicit ReplayFixture(bool bundled = true)
+      : store_(":memory:", bundled && testing_on_postgres()
+                               ? std::optional<std::string>(bundled_postgres_template())
+                               : std::nullopt) {
+    if (bundled && !store_.on_postgres()) {
       SQLite::Database source(bundled_template(), SQLite::OPEN_READONLY);
       SQLite::Backup(sql(), source).executeStep();
-      from_template_ = true;
     }
+    from_template_ = bundled;
   }
   // The same on a database file in the fixture's directory, loaded as a user's is (WAL mode,
   // fsyncs, a page cache that spills to the WAL; a backup from the template would leave the
   // file in the template's journal mode), always with the bundled catalog.
-  explicit ReplayFixture(const std::string& file_name) : db_(Database::open(dir_.file(file_name))) {
-    ensure_bundled_catalog(db_);
-    import_catalog_file(db_, data_path("spot-rule-prices.json"));
+  // On PostgreSQL, a copy of the template (a server's database is no file).
+  explicit ReplayFixture(const std::string& file_name)
+      : store_(dir_.file(file_name), testing_on_postgres()
+                                         ? std::optional<std::string>(bundled_postgres_template())
+                                         : std::nullopt) {
+    if (!store_.on_postgres()) {
+      ensure_bundled_catalog(db());
+      import_catalog_file(db(), data_path("spot-rule-prices.json"));
+    }
   }
 
-  Database& db() { return db_; }
-  SQLite::Database& sql() { return sqlite(db_); }
+  Database& db() { return store_.db(); }
+  bool on_postgres() const { return store_.on_postgres(); }
+  // The database's connection, on either backend; sql() is SQLite's own (SQLite only).
+  store::Connection& conn() { return connection(db()); }
+  SQLite::Database& sql() { return sqlite(db()); }
   TempDir& dir() { return dir_; }
 
-  void import_catalog(const std::string& path) { import_catalog_file(db_, path); }
+  void import_catalog(const std::string& path) { import_catalog_file(db(), path); }
 
   std::string write_log(const std::string& name, const std::string& text) {
     return dir_.write(name, text);
@@ -160,17 +185,20 @@ class ReplayFixture {
     const std::string path = write_log(name, text);
     // The template's catalog stands for this database's while the catalog is the template's
     // unchanged (a clean stamp equal to the template's); else replay loads it, as a user's does.
-    const TemplateCatalog& shared = template_catalog();
-    if (from_template_ && shared.stamp.dirty == 0 && catalog_stamp(sql()) == shared.stamp) {
-      return replay_logs(db_, shared.catalog, {path}, options);
+    // (On PostgreSQL the catalog is always loaded: its row ids are that database's.)
+    if (!on_postgres()) {
+      const TemplateCatalog& shared = template_catalog();
+      if (from_template_ && shared.stamp.dirty == 0 && catalog_stamp(conn()) == shared.stamp) {
+        return replay_logs(db(), shared.catalog, {path}, options);
+      }
     }
-    return replay_logs(db_, {path}, options);
+    return replay_logs(db(), {path}, options);
   }
 
   std::vector<Charge> charges(const std::string& where = "1") {
     std::vector<Charge> out;
-    SQLite::Statement q(
-        sql(),
+    store::Statement q(
+        conn(),
         "SELECT id, instance, component, kind, mode, instance_type, period_start, period_end, "
         "repeat, quantity, unit, unit_price, price_unit, exact_amount, billed_amount, rounding, "
         "total_exact, total_billed, currency, COALESCE(price_id, 0), COALESCE(policy_id, 0), "
@@ -210,7 +238,7 @@ class ReplayFixture {
   // Every account an event named, sorted.
   std::vector<std::string> account_names() {
     std::vector<std::string> out;
-    SQLite::Statement q(sql(), "SELECT DISTINCT account FROM event ORDER BY account");
+    store::Statement q(conn(), "SELECT DISTINCT account FROM event ORDER BY account");
     while (q.executeStep()) out.push_back(q.getColumn(0).getString());
     return out;
   }
@@ -229,9 +257,9 @@ class ReplayFixture {
 
   std::vector<StateChange> states(const std::string& instance) {
     std::vector<StateChange> out;
-    SQLite::Statement q(sql(),
-                        "SELECT instance, at, state, reason FROM instance_state WHERE instance = ? "
-                        "ORDER BY at, id");
+    store::Statement q(conn(),
+                       "SELECT instance, at, state, reason FROM instance_state WHERE instance = ? "
+                       "ORDER BY at, id");
     q.bind(1, instance);
     while (q.executeStep()) {
       out.push_back({q.getColumn(0).getString(), q.getColumn(1).getInt64(),
@@ -242,8 +270,8 @@ class ReplayFixture {
 
   std::vector<Reject> rejects() {
     std::vector<Reject> out;
-    SQLite::Statement q(
-        sql(), "SELECT kind, source_line, event_id, field, reason FROM reject ORDER BY id");
+    store::Statement q(conn(),
+                       "SELECT kind, source_line, event_id, field, reason FROM reject ORDER BY id");
     while (q.executeStep()) {
       out.push_back({q.getColumn(0).getString(), q.getColumn(1).getInt64(),
                      q.getColumn(2).getString(), q.getColumn(3).getString(),
@@ -255,9 +283,9 @@ class ReplayFixture {
   // The id of a catalog price row.
   std::int64_t price_id(const std::string& provider, const std::string& subject,
                         const std::string& mode, const char* effective_from) {
-    SQLite::Statement q(sql(),
-                        "SELECT id FROM price WHERE provider = ? AND subject = ? AND mode = ? AND "
-                        "effective_from = ?");
+    store::Statement q(conn(),
+                       "SELECT id FROM price WHERE provider = ? AND subject = ? AND mode = ? AND "
+                       "effective_from = ?");
     q.bind(1, provider);
     q.bind(2, subject);
     q.bind(3, mode);
@@ -265,20 +293,23 @@ class ReplayFixture {
     return q.executeStep() ? q.getColumn(0).getInt64() : -1;
   }
   std::int64_t policy_id(const std::string& provider, const char* effective_from) {
-    SQLite::Statement q(sql(), "SELECT id FROM policy WHERE provider = ? AND effective_from = ?");
+    store::Statement q(conn(), "SELECT id FROM policy WHERE provider = ? AND effective_from = ?");
     q.bind(1, provider);
     q.bind(2, static_cast<int64_t>(parse_instant(effective_from, true).time_since_epoch().count()));
     return q.executeStep() ? q.getColumn(0).getInt64() : -1;
   }
 
-  std::int64_t count(const std::string& sql_text) { return sql().execAndGet(sql_text).getInt64(); }
+  std::int64_t count(const std::string& sql_text) {
+    store::Statement q(conn(), sql_text);
+    return q.executeStep() ? q.getColumn(0).getInt64() : 0;
+  }
 
   // A canonical dump of everything replay writes, ids left out (they depend on the order rows
   // are written in, which differs between a whole and a split replay): one line per row, sorted.
   std::string dump() {
     std::vector<std::string> lines;
     auto collect = [&](const std::string& prefix, const std::string& query) {
-      SQLite::Statement q(sql(), query);
+      store::Statement q(conn(), query);
       while (q.executeStep()) {
         std::string line = prefix;
         for (int i = 0; i < q.getColumnCount(); ++i) {
@@ -307,8 +338,8 @@ class ReplayFixture {
   }
 
  private:
-  TempDir dir_;
-  Database db_;
+  TempDir dir_;  // before store_: a file database goes before its directory
+  TestDatabase store_;
   bool from_template_ = false;  // filled from bundled_template() and not since re-imported
 };
 

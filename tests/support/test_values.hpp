@@ -9,8 +9,8 @@
 #include "gpubill/base/money.hpp"
 #include "gpubill/base/time.hpp"
 #include "gpubill/catalog/catalog.hpp"
-#include "gpubill/store/db.hpp"
 #include "gpubill/catalog/catalog_import.hpp"
+#include "gpubill/store/db.hpp"
 
 namespace gpubill::testing {
 
