@@ -472,6 +472,36 @@ bool writable(const std::string& path) {
   return ::access(path.c_str(), W_OK) == 0 && ::access(dir.empty() ? "." : dir.c_str(), W_OK) == 0;
 }
 
+// A PostgreSQL database (docs/postgresql.md). Messages name it without its password
+// (Database::path). A command that only reads opens it read-only and creates nothing: a
+// database with no gpubill schema is an error pointing at `gpubill init`; one of an older
+// schema or catalog is brought up to date as a file is.
+Database open_server_database(const std::string& url, Access access, OpenOptions options) {
+  options.allow_postgres = true;
+  if (access == Access::read) {
+    options.read_only = true;
+    try {
+      auto db = Database::open(url, options);
+      if (bundled_catalog_is_current(db)) return db;
+    } catch (const StoreUninitialised&) {
+      throw;
+    } catch (const StoreConnectError&) {
+      throw;
+    } catch (const StoreTargetError&) {
+      throw;
+    } catch (const StoreError&) {
+      // An older schema: opened for writing below, which migrates it (or says what is wrong).
+    }
+    options.read_only = false;
+  }
+  auto db = Database::open(url, options);
+  if (ensure_bundled_catalog(db)) {
+    refresh_offer_summary(db, summarize_offers);
+    std::cerr << "gpubill: loaded this gpubill's bundled catalog into " << db.path() << "\n";
+  }
+  return db;
+}
+
 }  // namespace
 
 Database Globals::open_database(Access access) const {
@@ -491,9 +521,7 @@ Database Globals::open_database(Access access) const {
     ensure_bundled_catalog(db);
     return db;
   }
-  // A server's database is not a file: the store says what it can do with it (never the
-  // password).
-  if (is_postgres_url(path)) return Database::open(path, options);
+  if (is_postgres_url(path)) return open_server_database(path, access, options);
   std::error_code ec;
   const bool exists = std::filesystem::exists(path, ec);
   if (!exists && named && access == Access::read) {
@@ -546,7 +574,9 @@ void Globals::keep_offer_summary_current(Database& db) const {
   if (offer_summary_is_current(db)) return;
   const std::string& path = db.path();
   try {
-    if (path == ":memory:") {
+    // In-memory, or a server's database (whose path() has no password to open it again): on
+    // the connection at hand, which fails when it is read-only.
+    if (path == ":memory:" || is_postgres_url(path)) {
       refresh_offer_summary(db, summarize_offers);
       return;
     }

@@ -180,6 +180,12 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
     } else if (const int current = store::schema_version(*impl->conn);
                current != latest_schema_version()) {
       check_not_newer(current, latest_schema_version(), impl->path);
+      if (current == 0) {
+        throw StoreUninitialised(
+            "'" + impl->path +
+            "' holds no gpubill database: a command that only reads does not create one "
+            "(`gpubill init` creates one with the bundled catalog)");
+      }
       throw StoreError("database '" + impl->path + "' is at schema version " +
                        std::to_string(current) + " and this gpubill needs " +
                        std::to_string(latest_schema_version()) +

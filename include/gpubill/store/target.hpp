@@ -1,6 +1,5 @@
 // Where a gpubill database lives: an SQLite file path or a PostgreSQL URL, and the errors of
-// reaching a PostgreSQL server. The PostgreSQL backend is in progress (issue 25,
-// docs/postgresql.md): the store's connection layer speaks to it; the commands do not yet.
+// reaching a PostgreSQL server (docs/postgresql.md).
 #pragma once
 
 #include <string>
@@ -47,6 +46,13 @@ class StoreConnectError : public StoreError {
 // during a statement. A transaction open then was not committed: the server rolls it back.
 // Broken during COMMIT itself, the outcome is unknown and the message says so.
 class StoreConnectionLost : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
+// A PostgreSQL database with no gpubill schema, opened by a command that only reads (which
+// creates nothing): `gpubill init` creates the schema and loads the bundled catalog.
+class StoreUninitialised : public StoreError {
  public:
   using StoreError::StoreError;
 };
