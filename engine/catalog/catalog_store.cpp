@@ -138,11 +138,8 @@ void read_providers(store::Connection& db, CatalogData& out) {
 
 void read_gpus(store::Connection& db, CatalogData& out) {
   std::map<std::string, std::vector<std::string>> aliases;
-  // A GPU's aliases in the order they were written: SQLite's rowid. PostgreSQL has no such
-  // order without a column for it (a migration after 0018, docs/postgresql.md): by alias there.
-  store::Statement a(db, db.backend() == store::Backend::sqlite
-                             ? "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, rowid"
-                             : "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, alias");
+  // A GPU's aliases in the order the catalog lists them (migration 0019).
+  store::Statement a(db, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, position, alias");
   while (a.executeStep()) aliases[a.getColumn(0).getString()].push_back(a.getColumn(1).getString());
   store::Statement q(db,
                      "SELECT id, vendor, architecture, fp64_tflops, fp32_tflops, "
@@ -705,8 +702,9 @@ void write_gpus(store::Connection& db, const CatalogData& data) {
       "source = excluded.source, units_per_board = excluded.units_per_board");
   store::Statement clear(db, "DELETE FROM gpu_alias WHERE gpu = ?");
   store::Statement alias(db,
-                         "INSERT INTO gpu_alias(alias, gpu) VALUES(?, ?) "
-                         "ON CONFLICT(alias) DO UPDATE SET gpu = excluded.gpu");
+                         "INSERT INTO gpu_alias(alias, gpu, position) VALUES(?, ?, ?) "
+                         "ON CONFLICT(alias) DO UPDATE SET gpu = excluded.gpu, "
+                         "position = excluded.position");
   for (const auto& g : data.gpus) {
     q.bind(1, g.id);
     q.bind(2, g.vendor);
@@ -732,9 +730,10 @@ void write_gpus(store::Connection& db, const CatalogData& data) {
     run(q);
     clear.bind(1, g.id);
     run(clear);
-    for (const auto& a : g.aliases) {
-      alias.bind(1, a);
+    for (std::size_t i = 0; i < g.aliases.size(); ++i) {
+      alias.bind(1, g.aliases[i]);
       alias.bind(2, g.id);
+      alias.bind(3, static_cast<std::int64_t>(i + 1));
       run(alias);
     }
   }

@@ -45,10 +45,8 @@ std::vector<std::string> rows_of(const CatalogData& d) {
   }
   for (const auto& r : d.regions) out.push_back("region " + r.provider + "|" + r.id + "|" + r.name);
   for (const auto& g : d.gpus) {
-    // The alias order: SQLite's written order, PostgreSQL's by alias (no column keeps it yet,
-    // docs/postgresql.md): compared as a set.
-    auto aliases = g.aliases;
-    std::sort(aliases.begin(), aliases.end());
+    // In the catalog's order on both (migration 0019).
+    const auto& aliases = g.aliases;
     std::string line = "gpu " + g.id + "|" + g.vendor + "|" + opt(g.memory_gb) + "|" +
                        std::to_string(g.units_per_board) + "|" + g.source;
     for (const auto& a : aliases) line += "|" + a;
