@@ -33,7 +33,7 @@ TEST_CASE("init and quote on a PostgreSQL URL print what they print on an SQLite
   for (const std::string args :
        {"quote --gpu V100 --hours 720 --top 0 --format json",
         "quote --gpu A100 --count 8 --hours 26280 --format csv", "quote --gpu T4 --hours 100",
-        "catalog offers --format csv", "catalog check"}) {
+        "catalog offers --format csv", "catalog gpus", "catalog check"}) {
     INFO(args);
     const CliRun on_file = run_cli(file + " " + args, Stderr::discarded);
     const CliRun on_server = run_cli(url + " " + args, Stderr::discarded);
