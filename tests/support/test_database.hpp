@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpubill/catalog/catalog_import.hpp"
 #include "gpubill/catalog/offer_summary.hpp"
@@ -59,21 +61,98 @@ std::string postgres_template(const std::string& kind, Fill fill) {
   return name;
 }
 
+// What a copy of a template shares with it while only replay tables were written: the
+// catalog's stamp (which every catalog change bumps, migration 0015) and the meta rows.
+inline std::string catalog_fingerprint(store::Connection& db) {
+  std::string out;
+  store::Statement stamp(db, "SELECT version, dirty FROM catalog_stamp");
+  while (stamp.executeStep())
+    out += stamp.getColumn(0).getString() + "/" + stamp.getColumn(1).getString() + ";";
+  store::Statement meta(db, "SELECT key, value FROM meta ORDER BY key");
+  while (meta.executeStep())
+    out += meta.getColumn(0).getString() + "=" + meta.getColumn(1).getString() + ";";
+  return out;
+}
+
+// Copies of a template kept for the next fixture of this test process: copying a database
+// costs about half a second, emptying a used copy's replay tables a few milliseconds. A copy
+// whose catalog or meta changed is dropped instead.
+class PgCopies {
+ public:
+  static PgCopies& instance() {
+    // The PostgreSQL module loaded (by a first connection) before the copies exist, so that its
+    // statics, destroyed in the reverse order, outlive the copies' drops at exit.
+    static const bool module_loaded = (store::Connection::open(pg_server_url()), true);
+    static PgCopies copies;
+    (void)module_loaded;
+    return copies;
+  }
+
+  std::unique_ptr<PgDatabase> take(const std::string& template_name) {
+    auto& free = free_[template_name];
+    if (free.empty()) return std::make_unique<PgDatabase>(template_name);
+    auto db = std::move(free.back());
+    free.pop_back();
+    return db;
+  }
+
+  // `db` (its connections closed) back for another fixture, unless its catalog changed.
+  void give_back(const std::string& template_name, std::unique_ptr<PgDatabase> db) {
+    try {
+      auto conn = db->open();
+      if (catalog_fingerprint(*conn) != fingerprint(template_name)) return;
+      // The tables a replay writes, which the template holds empty; their ids start again at 1
+      // as in a new copy.
+      conn->exec_native(
+          "TRUNCATE account_state, balance_movement, charge, event, event_void, instance_state, "
+          "reject, replay_clock, replay_run RESTART IDENTITY CASCADE");
+    } catch (const StoreError&) {
+      return;  // dropped: the next fixture gets a new copy
+    }
+    free_[template_name].push_back(std::move(db));
+  }
+
+ private:
+  const std::string& fingerprint(const std::string& template_name) {
+    auto it = fingerprints_.find(template_name);
+    if (it == fingerprints_.end()) {
+      auto conn = store::Connection::open(with_param(pg_server_url(), "dbname=" + template_name));
+      it = fingerprints_.emplace(template_name, catalog_fingerprint(*conn)).first;
+    }
+    return it->second;
+  }
+
+  std::map<std::string, std::vector<std::unique_ptr<PgDatabase>>> free_;
+  std::map<std::string, std::string> fingerprints_;
+};
+
 // A database for one fixture: `sqlite_path` (":memory:" or a file) on SQLite; on PostgreSQL a
-// new database, empty or copied from `template_name`, dropped when this goes.
+// database of the test cluster, empty or a copy of `template_name` (PgCopies), dropped or kept
+// for the next fixture when this goes.
 class TestDatabase {
  public:
   explicit TestDatabase(const std::string& sqlite_path,
                         const std::optional<std::string>& template_name = std::nullopt)
-      : pg_(testing_on_postgres() ? std::make_unique<PgDatabase>(template_name) : nullptr),
+      : template_(template_name),
+        pg_(!testing_on_postgres() ? nullptr
+            : template_name        ? PgCopies::instance().take(*template_name)
+                                   : std::make_unique<PgDatabase>()),
         db_(pg_ ? Database::open(pg_->url(), postgres_allowed()) : Database::open(sqlite_path)) {}
+  ~TestDatabase() {
+    if (!pg_ || !template_) return;
+    db_.reset();  // closed before the copy is emptied
+    PgCopies::instance().give_back(*template_, std::move(pg_));
+  }
+  TestDatabase(const TestDatabase&) = delete;
+  TestDatabase& operator=(const TestDatabase&) = delete;
 
-  Database& db() { return db_; }
+  Database& db() { return *db_; }
   bool on_postgres() const { return pg_ != nullptr; }
 
  private:
+  std::optional<std::string> template_;
   std::unique_ptr<PgDatabase> pg_;  // declared first: dropped after the database closes
-  Database db_;
+  std::optional<Database> db_;
 };
 
 }  // namespace gpubill::testing
