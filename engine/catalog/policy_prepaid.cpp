@@ -36,7 +36,8 @@ constexpr std::pair<ReturnUsedValue, std::string_view> kUsedValue[] = {
     {ReturnUsedValue::pro_rata_days, "pro_rata_days"}};
 constexpr std::pair<DowngradeRefund, std::string_view> kDowngrade[] = {
     {DowngradeRefund::none, "none"},
-    {DowngradeRefund::return_minus_new_order, "return_minus_new_order"}};
+    {DowngradeRefund::return_minus_new_order, "return_minus_new_order"},
+    {DowngradeRefund::consumed_days_price_ratio, "consumed_days_price_ratio"}};
 constexpr std::pair<UpgradeFee, std::string_view> kUpgradeFee[] = {
     {UpgradeFee::months_of_365_12, "months_of_365_12"}, {UpgradeFee::term_days, "term_days"}};
 

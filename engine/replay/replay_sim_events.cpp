@@ -54,7 +54,8 @@ DowngradeOutcome downgrade_outcome(Sim& sim, const std::string& account, const I
   DowngradeOutcome out;
   if (policy.prepaid.downgrade_refund == DowngradeRefund::none || t >= inst.expiry) return out;
   const PriceRow* hourly = nullptr;
-  if (policy.prepaid.return_used_value == ReturnUsedValue::months_then_payg) {
+  if (policy.prepaid.downgrade_refund == DowngradeRefund::return_minus_new_order &&
+      policy.prepaid.return_used_value == ReturnUsedValue::months_then_payg) {
     hourly = sim.price_at(inst.provider, SubjectKind::instance, inst.type, inst.region,
                           BillingMode::payg, t)
                  .row;
@@ -83,8 +84,7 @@ DowngradeOutcome downgrade_outcome(Sim& sim, const std::string& account, const I
   row.policy_id = policy.id;
   row.note = "downgrade refund (rules::downgrade_refund, " +
              std::string(to_string(policy.prepaid.downgrade_refund)) + "): " + out.value->formula +
-             " = " + (out.value->returned.amount - out.value->new_cost).to_string() +
-             ", not below 0" + rule_source(policy);
+             rule_source(policy);
   out.row = std::move(row);
   return out;
 }

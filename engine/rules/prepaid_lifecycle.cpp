@@ -70,6 +70,52 @@ void value_pro_rata_days(const PrepaidHolding& h, Instant at, const BillingPolic
   r.formula = h.paid.to_string() + " × " + std::to_string(r.used_days) + " day(s) used / " +
               std::to_string(r.ordered_days) + " day(s) ordered (a started day counts whole)";
 }
+// Alibaba's downgrade refund (DowngradeRefund::consumed_days_price_ratio, header).
+void downgrade_consumed_days(const PrepaidHolding& h, const Money& new_monthly, Instant at,
+                             const BillingPolicy& policy, const Calendar& calendar,
+                             DowngradeValue& d) {
+  const Money zero = Money::zero(h.paid.currency());
+  const int months = whole_months_between(h.purchased_at, h.expiry, calendar);
+  const std::int64_t order_days =
+      ((h.expiry - h.purchased_at).count() + kSecondsPerDay - 1) / kSecondsPerDay;
+  const std::int64_t used_seconds = std::max<std::int64_t>(0, (at - h.purchased_at).count());
+  const std::int64_t used_days =
+      std::min(order_days, (used_seconds + kSecondsPerDay - 1) / kSecondsPerDay);
+  const int used_months = whole_months_between(h.purchased_at, at, calendar);
+  const Decimal used_factor = factor_of(h, used_months);
+  const bool short_use = used_days < 30;
+  ReturnValue& r = d.returned;
+  r.ordered_days = order_days;
+  r.used_days = used_days;
+  r.whole_months = used_months;
+  r.months_factor = used_factor;
+  if (order_days > 0) {
+    Decimal consumed = Decimal::divide(h.monthly.amount() * months * used_days, order_days,
+                                       Decimal::kScale, RoundingMode::half_even) *
+                       used_factor;
+    if (short_use) consumed = consumed * Decimal::parse("1.5");
+    r.used = std::min(rounded(Money(consumed, h.paid.currency()), policy), h.paid);
+  }
+  r.amount = h.paid - r.used;
+  Decimal ratio =
+      h.monthly.amount().sign() > 0
+          ? Decimal::divide(h.monthly.amount() - new_monthly.amount(), h.monthly.amount(),
+                            Decimal::kScale, RoundingMode::half_even)
+          : Decimal(0);
+  ratio = std::clamp(ratio, Decimal(0), Decimal(1));
+  d.new_factor = ratio;  // the price difference ratio
+  d.refund = std::max(rounded(r.amount * ratio, policy), zero);
+  d.new_cost = r.amount - d.refund;
+  d.new_paid = d.new_cost;
+  r.formula = h.monthly.to_string() + " × " + std::to_string(months) + " month(s) / " +
+              std::to_string(order_days) + " day(s) × " + std::to_string(used_days) +
+              " day(s) used × " + used_factor.to_string() + (short_use ? " × 1.5" : "");
+  d.formula = "(paid " + h.paid.to_string() + " − consumed " + r.used.to_string() + ": " +
+              r.formula + ") × price difference ratio " + ratio.to_string() + " ((" +
+              h.monthly.to_string() + " − " + new_monthly.to_string() + ") / " +
+              h.monthly.to_string() + ") = " + d.refund.to_string() + ", not below 0";
+}
+
 }  // namespace
 
 Instant prepaid_term_end(Instant start, int months, const BillingPolicy& policy,
@@ -126,6 +172,10 @@ DowngradeValue downgrade_refund(const PrepaidHolding& holding, const Money& new_
     d.formula = "no refund on a downgrade";
     return d;
   }
+  if (policy.prepaid.downgrade_refund == DowngradeRefund::consumed_days_price_ratio) {
+    downgrade_consumed_days(holding, new_monthly, at, policy, calendar, d);
+    return d;
+  }
   d.returned = prepaid_return(holding, at, policy, calendar);
   const int months_left = whole_months_between(at, holding.expiry, calendar);
   const bool exact_months = calendar.add_months(at, months_left) == holding.expiry;
@@ -141,7 +191,8 @@ DowngradeValue downgrade_refund(const PrepaidHolding& holding, const Money& new_
               " − used " + d.returned.used.to_string() + ": " + d.returned.formula +
               ") − new order " + d.new_cost.to_string() + " (" + new_monthly.to_string() + " × " +
               d.new_months.to_string() + (exact_months ? " month(s)" : " months (days / 30)") +
-              " × " + d.new_factor.to_string() + ")";
+              " × " + d.new_factor.to_string() +
+              ") = " + (d.returned.amount - d.new_cost).to_string() + ", not below 0";
   return d;
 }
 

@@ -76,7 +76,12 @@ enum class ReturnUsedValue { months_then_payg, pro_rata_hours, pro_rata_days };
 //   return_minus_new_order  the refund an ordinary return would give now, less the cost of a
 //                           new order of the new type for the remaining time; nothing when that
 //                           is not positive (Tencent).
-enum class DowngradeRefund { none, return_minus_new_order };
+//   consumed_days_price_ratio  (paid − the consumed fee) × (old − new daily price) / old daily
+//                           price; the consumed fee is the order's list price per day × the days
+//                           used (a started day counting whole) × the discount of an order of the
+//                           whole months used, × 1.5 when fewer than 30 days were used (Alibaba,
+//                           "Refund rules for downgrades"; rules::downgrade_refund).
+enum class DowngradeRefund { none, return_minus_new_order, consumed_days_price_ratio };
 // What an upgrade of a prepaid instance costs: the difference of the monthly list prices (new −
 // old) for the time left, times the discount of the whole months left; the expiry does not move.
 //   months_of_365_12  × remaining days / (365/12), the days to the second (Tencent "升配天数 /

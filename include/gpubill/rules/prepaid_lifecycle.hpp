@@ -68,7 +68,19 @@ ReturnValue prepaid_return(const PrepaidHolding& holding, Instant at, const Bill
 //              else the remaining days / 30 (to the second);
 //   new cost = new_monthly × months × the factor of an order of the whole months left;
 //   refund   = return − new cost when positive, else 0.
-// With DowngradeRefund::none the refund is 0 and new_paid is what was paid.
+// consumed_days_price_ratio (Alibaba): `returned` holds the consumed fee (used) and paid − used
+// (amount), where
+//   days     = the order's days, purchase to expiry, and the days used, purchase to `at`, a
+//              started day counting whole (at most the order's days);
+//   used     = monthly list price × the order's whole months / its days × the days used × the
+//              factor of an order of the whole calendar months used (1 under a month), × 1.5
+//              when fewer than 30 days were used;
+//   ratio    = (old − new monthly price) / old monthly price, within 0..1 (both orders' daily
+//              prices are over the same days, so their monthly prices stand for them; an upgrade
+//              before the downgrade is not modelled);
+//   refund   = (paid − used) × ratio, never below 0; the new order counts paid − used − refund.
+// With DowngradeRefund::none the refund is 0 and new_paid is what was paid. `formula` ends with
+// the refund.
 struct DowngradeValue {
   ReturnValue returned;
   Decimal new_months;
