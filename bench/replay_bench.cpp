@@ -2,10 +2,12 @@
 // in the same run, times a bare prepared INSERT of one 14-column row per hourly settlement in
 // one SQLite transaction — the floor any engine that writes a row per settlement pays.
 //
-//   gpubill_replay_bench LOG [--db FILE] [--no-bare] [--cache-mib N]
+//   gpubill_replay_bench LOG [--db FILE|URL] [--no-bare] [--cache-mib N]
 //
 // --no-bare skips the bare insert (minutes on a 300-day log) when only events/s is wanted.
 // --cache-mib sets the replay's page cache cap (ReplayOptions::page_cache_kib), to compare caps.
+// --db postgresql://… replays into that PostgreSQL database instead, which must be new (empty):
+// no bare insert then, and the page cache line says nothing (docs/postgresql.md).
 //
 // Prints the time to read (parse and check) the log alone, input events/s, charge rows/s,
 // settlements/s, peak RSS after the replay, the bare insert's rows/s and the ratio replay time /
@@ -24,6 +26,7 @@
 #include "gpubill/replay/events.hpp"
 #include "gpubill/replay/replay.hpp"
 #include "gpubill/store/db.hpp"
+#include "gpubill/store/target.hpp"
 
 namespace {
 
@@ -90,7 +93,7 @@ double read_only_seconds(const std::string& log, std::int64_t& events) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: gpubill_replay_bench LOG [--db FILE] [--no-bare] [--cache-mib N]\n";
+    std::cerr << "usage: gpubill_replay_bench LOG [--db FILE|URL] [--no-bare] [--cache-mib N]\n";
     return 2;
   }
   const std::string log = argv[1];
@@ -111,12 +114,19 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+  const bool postgres = gpubill::is_postgres_url(db_path);
+  if (postgres) {
+    bare = false;  // the bare insert is SQLite's
+  } else {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+  }
 
   std::int64_t read_events = 0;
   const double read_s = read_only_seconds(log, read_events);
 
-  auto db = gpubill::Database::open(db_path);
+  gpubill::OpenOptions open_options;
+  open_options.allow_postgres = postgres;
+  auto db = gpubill::Database::open(db_path, open_options);
   gpubill::ensure_bundled_catalog(db);
   const long rss_before = peak_rss_kib();
   const auto t0 = std::chrono::steady_clock::now();

@@ -1,5 +1,5 @@
 // replay_logs: streams usage logs through the replay driver (replay_driver.hpp) into the replay
-// tables, in one transaction.
+// tables, in one transaction, on SQLite or PostgreSQL (store::Connection).
 #include "gpubill/replay/replay.hpp"
 
 #include <sqlite3.h>
@@ -10,8 +10,8 @@
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/store/db.hpp"
 #include "replay/replay_driver.hpp"
+#include "store/connection.hpp"
 #include "store/store.hpp"
-#include "store/write_transaction.hpp"
 
 namespace gpubill {
 
@@ -19,12 +19,15 @@ using replay_detail::Driver;
 
 namespace {
 
-// The connection's cumulative page cache counters (SQLITE_DBSTATUS_CACHE_*).
-ReplayReport::PageCacheCounts page_cache_counts(SQLite::Database& sql) {
+// The connection's cumulative page cache counters (SQLITE_DBSTATUS_CACHE_*); zeros on
+// PostgreSQL, whose buffers are the server's.
+ReplayReport::PageCacheCounts page_cache_counts(store::Connection& db) {
+  if (db.backend() != store::Backend::sqlite) return {};
+  sqlite3* handle = store::sqlite_database(db).getHandle();
   auto read = [&](int op) {
     int current = 0;
     int highwater = 0;
-    sqlite3_db_status(sql.getHandle(), op, &current, &highwater, 0);
+    sqlite3_db_status(handle, op, &current, &highwater, 0);
     return static_cast<std::int64_t>(current);
   };
   return {read(SQLITE_DBSTATUS_CACHE_HIT), read(SQLITE_DBSTATUS_CACHE_MISS),
@@ -40,12 +43,12 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
         "--until", "", "",
         replay_detail::later_than_allowed(*options.until, *options.not_after) + "; check the year");
   }
-  auto& sql = sqlite(db);
+  auto& sql = connection(db);
   try {
     ScopedCacheSize cache(sql,
                           std::max<std::int64_t>(options.page_cache_kib, 2048));  // see store.hpp
     const auto before = page_cache_counts(sql);
-    WriteTransaction tx(sql, db.path(), "replay");
+    store::Transaction tx(sql, store::Transaction::Kind::write, "replay");
     Driver driver(sql, catalog, options);
     if (options.progress) {
       for (const auto& path : paths) {
@@ -65,7 +68,7 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
     driver.report.page_cache = {after.hits - before.hits, after.misses - before.misses,
                                 after.writes - before.writes, after.spills - before.spills};
     return driver.report;
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("replay: database error: ") + e.what());
   }
 }

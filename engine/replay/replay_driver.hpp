@@ -3,8 +3,6 @@
 // accounts, inside a transaction its caller holds.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -19,6 +17,7 @@
 #include "gpubill/replay/replay.hpp"
 #include "replay/replay_model.hpp"
 #include "replay/replay_sink.hpp"
+#include "store/connection.hpp"
 
 namespace gpubill::replay_detail {
 
@@ -33,15 +32,23 @@ inline std::string later_than_allowed(Instant t, Instant not_after) {
 
 class Driver {
  public:
-  Driver(SQLite::Database& db, const Catalog& catalog, const ReplayOptions& options)
+  Driver(store::Connection& db, const Catalog& catalog, const ReplayOptions& options)
       : db_(db),
         options_(options),
         sink_(db),
         sim_(catalog, sink_),
-        insert_event_(
-            db,
-            "INSERT OR IGNORE INTO event(account, id, time, type, instance, payload, "
-            "source_file, source_line, status) VALUES(?, ?, ?, ?, ?, ?, ?, ?, 'applied')"),
+        // PostgreSQL: not INSERT OR IGNORE (ON CONFLICT DO NOTHING), which spends a number of
+        // the seq's sequence on each duplicate, so that later events' seqs would differ from
+        // SQLite's: nothing is inserted, and no number taken, when the id is there. The CASTs:
+        // PostgreSQL types a parameter of a SELECT list as text.
+        insert_event_(db,
+                      "INSERT OR IGNORE INTO event(account, id, time, type, instance, payload, "
+                      "source_file, source_line, status) VALUES(?, ?, ?, ?, ?, ?, ?, ?, "
+                      "'applied')",
+                      "INSERT INTO event(account, id, time, type, instance, payload, source_file, "
+                      "source_line, status) SELECT ?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7, "
+                      "CAST(?8 AS INTEGER), 'applied' WHERE NOT EXISTS (SELECT 1 FROM event "
+                      "WHERE account = ?1 AND id = ?2) RETURNING seq"),
         find_event_(db,
                     "SELECT payload, source_file, source_line FROM event WHERE account = ? AND "
                     "id = ?"),
@@ -105,7 +112,7 @@ class Driver {
   void finish() {
     std::optional<Seconds> clock;
     {
-      SQLite::Statement q(db_, "SELECT clock FROM replay_clock WHERE one = 1");
+      store::Statement q(db_, "SELECT clock FROM replay_clock WHERE one = 1");
       if (q.executeStep()) clock = q.getColumn(0).getInt64();
     }
     // What moved the clock, for the message of a settlement step that is too long.
@@ -124,8 +131,8 @@ class Driver {
       // Accounts of earlier replays that had no events now.
       std::vector<std::string> idle;
       {
-        SQLite::Statement q(db_,
-                            "SELECT account FROM account_state WHERE clock < ? ORDER BY account");
+        store::Statement q(db_,
+                           "SELECT account FROM account_state WHERE clock < ? ORDER BY account");
         q.bind(1, static_cast<int64_t>(*clock));
         while (q.executeStep()) idle.push_back(q.getColumn(0).getString());
       }
@@ -140,11 +147,11 @@ class Driver {
     // The run, so that a rebuild settles at the same points (migration 0006); not when it
     // repeats the last run (no new event and the same --until): a replay of a log already
     // replayed changes nothing.
-    SQLite::Statement run(db_,
-                          "INSERT INTO replay_run(last_seq, until) SELECT m, ?1 FROM (SELECT "
-                          "coalesce(max(seq), 0) AS m FROM event) WHERE NOT EXISTS (SELECT 1 FROM "
-                          "replay_run r WHERE r.id = (SELECT max(id) FROM replay_run) AND "
-                          "r.last_seq = m AND (?1 IS NULL OR r.until IS ?1))");
+    store::Statement run(db_,
+                         "INSERT INTO replay_run(last_seq, until) SELECT m, CAST(?1 AS INTEGER) "
+                         "FROM (SELECT coalesce(max(seq), 0) AS m FROM event) AS latest WHERE NOT "
+                         "EXISTS (SELECT 1 FROM replay_run r WHERE r.id = (SELECT max(id) FROM "
+                         "replay_run) AND r.last_seq = m AND (?1 IS NULL OR r.until IS ?1))");
     if (options_.until) {
       run.bind(1, static_cast<int64_t>(replay::to_seconds(*options_.until)));
     } else {
@@ -184,9 +191,9 @@ class Driver {
   std::int64_t settlements() const noexcept { return sim_.settlements; }
 
   void set_replay_clock(Seconds clock) {
-    SQLite::Statement q(db_,
-                        "INSERT INTO replay_clock(one, clock) VALUES(1, ?) ON CONFLICT(one) DO "
-                        "UPDATE SET clock = excluded.clock");
+    store::Statement q(db_,
+                       "INSERT INTO replay_clock(one, clock) VALUES(1, ?) ON CONFLICT(one) DO "
+                       "UPDATE SET clock = excluded.clock");
     q.bind(1, static_cast<int64_t>(clock));
     q.exec();
     report.clock = replay::to_instant(clock);
@@ -201,8 +208,7 @@ class Driver {
     note_latest(t, path, line);
     payload_ = to_json(ev);
     const std::string type(to_string(ev.type));
-    auto& q = insert_event_;
-    q.reset();
+    auto& q = insert_event_.start();
     q.bindNoCopy(1, ev.account);
     q.bindNoCopy(2, ev.id);
     q.bind(3, static_cast<int64_t>(t));
@@ -211,11 +217,12 @@ class Driver {
     q.bindNoCopy(6, payload_);
     q.bindNoCopy(7, path);
     q.bind(8, static_cast<int64_t>(line));
-    if (q.exec() == 0) {
+    const auto seq = insert_event_.run();
+    if (!seq) {
       duplicate(ev, path, line, raw);
       return;
     }
-    evaluate(ev, db_.getLastInsertRowid(), path, line, raw);
+    evaluate(ev, *seq, path, line, raw);
   }
 
   // Runs a stored event through the rules: applied, or rejected with the reason.
@@ -395,12 +402,13 @@ class Driver {
     q.exec();
   }
 
-  SQLite::Database& db_;
+  store::Connection& db_;
   ReplayOptions options_;
   SqlSink sink_;
   replay::Sim sim_;
-  SQLite::Statement insert_event_, find_event_, reject_event_, insert_reject_, find_reject_,
-      load_account_, save_account_;
+  IdInsert insert_event_;
+  store::Statement find_event_, reject_event_, insert_reject_, find_reject_, load_account_,
+      save_account_;
   std::unordered_map<std::string, std::unique_ptr<replay::Account>> accounts_;
   std::optional<Seconds> max_seen_;
   std::string max_seen_where_;       // file:line of the latest event

@@ -85,7 +85,7 @@ struct StateRow {
   std::int64_t event_seq = 0;  // 0 = caused by time
 };
 
-// Where the simulation's rows go (SQLite in replay.cpp).
+// Where the simulation's rows go (the store, replay_sink.hpp).
 class Sink {
  public:
   virtual ~Sink() = default;

@@ -1,4 +1,4 @@
-// Reading what replay wrote about instances (instance_state).
+// Reading what replay wrote about instances (instance_state), on SQLite or PostgreSQL.
 #include "gpubill/base/errors.hpp"
 #include "gpubill/replay/replay.hpp"
 #include "store/store.hpp"
@@ -9,7 +9,8 @@ void for_each_instance_state(Database& db, const InstanceStateFilter& filter,
                              const std::function<void(const InstanceStateRow&)>& fn) {
   std::string sql =
       "SELECT s.id, s.account, s.instance, s.at, s.state, s.reason, s.event_seq FROM "
-      "instance_state s WHERE (?1 IS NULL OR s.account = ?1) AND (?2 IS NULL OR s.instance = ?2)";
+      "instance_state s WHERE (CAST(?1 AS TEXT) IS NULL OR s.account = ?1) AND (CAST(?2 AS TEXT) "
+      "IS NULL OR s.instance = ?2)";
   if (filter.current) {
     sql +=
         " AND s.id = (SELECT t.id FROM instance_state t WHERE t.account = s.account AND "
@@ -17,7 +18,7 @@ void for_each_instance_state(Database& db, const InstanceStateFilter& filter,
   }
   sql += " ORDER BY s.account, s.instance, s.at, s.id";
   try {
-    SQLite::Statement q(sqlite(db), sql);
+    store::Statement q(connection(db), sql);
     if (filter.account) {
       q.bind(1, *filter.account);
     } else {
@@ -41,7 +42,7 @@ void for_each_instance_state(Database& db, const InstanceStateFilter& filter,
                         : std::optional<std::int64_t>(q.getColumn(6).getInt64());
       fn(r);
     }
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot read the instance state history: ") + e.what());
   }
 }

@@ -1,5 +1,5 @@
 // rebuild_accounts and void_events: recomputing accounts from their stored events, with the
-// replay driver (replay_driver.hpp), in one write transaction.
+// replay driver (replay_driver.hpp), in one write transaction, on SQLite or PostgreSQL.
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -11,7 +11,6 @@
 #include "replay/rebuild_moves.hpp"
 #include "replay/replay_driver.hpp"
 #include "store/store.hpp"
-#include "store/write_transaction.hpp"
 
 namespace gpubill {
 
@@ -28,10 +27,10 @@ struct RunEnd {
   Seconds clock = 0;
 };
 
-std::vector<RunEnd> run_ends(SQLite::Database& db) {
+std::vector<RunEnd> run_ends(store::Connection& db) {
   std::vector<std::pair<std::int64_t, std::optional<Seconds>>> runs;
   {
-    SQLite::Statement q(db, "SELECT last_seq, until FROM replay_run ORDER BY id");
+    store::Statement q(db, "SELECT last_seq, until FROM replay_run ORDER BY id");
     while (q.executeStep()) {
       runs.emplace_back(q.getColumn(0).getInt64(),
                         q.getColumn(1).isNull()
@@ -40,9 +39,9 @@ std::vector<RunEnd> run_ends(SQLite::Database& db) {
     }
   }
   std::vector<RunEnd> ends;
-  SQLite::Statement events(db,
-                           "SELECT seq, time FROM event WHERE seq NOT IN (SELECT seq FROM "
-                           "event_void) ORDER BY seq");
+  store::Statement events(db,
+                          "SELECT seq, time FROM event WHERE seq NOT IN (SELECT seq FROM "
+                          "event_void) ORDER BY seq");
   bool more = events.executeStep();
   std::optional<Seconds> clock;
   for (const auto& [last_seq, until] : runs) {
@@ -66,17 +65,17 @@ std::vector<RunEnd> run_ends(SQLite::Database& db) {
   return ends;
 }
 
-std::optional<Seconds> stored_clock(SQLite::Database& db) {
-  SQLite::Statement q(db, "SELECT clock FROM replay_clock WHERE one = 1");
+std::optional<Seconds> stored_clock(store::Connection& db) {
+  store::Statement q(db, "SELECT clock FROM replay_clock WHERE one = 1");
   if (!q.executeStep()) return std::nullopt;
   return q.getColumn(0).getInt64();
 }
 
-std::vector<std::string> accounts_to_rebuild(SQLite::Database& db,
+std::vector<std::string> accounts_to_rebuild(store::Connection& db,
                                              const std::vector<std::string>& named) {
   std::set<std::string> known;
   {
-    SQLite::Statement q(db, "SELECT account FROM account_state UNION SELECT account FROM event");
+    store::Statement q(db, "SELECT account FROM account_state UNION SELECT account FROM event");
     while (q.executeStep()) known.insert(q.getColumn(0).getString());
   }
   if (named.empty()) return {known.begin(), known.end()};
@@ -89,10 +88,10 @@ std::vector<std::string> accounts_to_rebuild(SQLite::Database& db,
 }
 
 // A table of the accounts being rebuilt, for the statements below.
-void fill_targets(SQLite::Database& db, const std::vector<std::string>& accounts) {
+void fill_targets(store::Connection& db, const std::vector<std::string>& accounts) {
   db.exec("CREATE TEMP TABLE IF NOT EXISTS rebuild_target(account TEXT PRIMARY KEY)");
   db.exec("DELETE FROM rebuild_target");
-  SQLite::Statement q(db, "INSERT INTO rebuild_target(account) VALUES(?)");
+  store::Statement q(db, "INSERT INTO rebuild_target(account) VALUES(?)");
   for (const auto& a : accounts) {
     q.reset();
     q.bind(1, a);
@@ -103,11 +102,11 @@ void fill_targets(SQLite::Database& db, const std::vector<std::string>& accounts
 // The raw text of the rule rejects about to be deleted, so that re-rejected events keep it (the
 // event table stores the parsed event, not the line).
 std::map<std::pair<std::string, std::int64_t>, std::string> rule_reject_lines(
-    SQLite::Database& db) {
+    store::Connection& db) {
   std::map<std::pair<std::string, std::int64_t>, std::string> out;
-  SQLite::Statement q(db,
-                      "SELECT source_file, source_line, raw FROM reject WHERE kind = 'rule' AND "
-                      "account IN (SELECT account FROM rebuild_target)");
+  store::Statement q(db,
+                     "SELECT source_file, source_line, raw FROM reject WHERE kind = 'rule' AND "
+                     "account IN (SELECT account FROM rebuild_target)");
   while (q.executeStep()) {
     out.emplace(std::pair(q.getColumn(0).getString(), q.getColumn(1).getInt64()),
                 q.getColumn(2).getString());
@@ -115,7 +114,7 @@ std::map<std::pair<std::string, std::int64_t>, std::string> rule_reject_lines(
   return out;
 }
 
-void delete_derived_rows(SQLite::Database& db) {
+void delete_derived_rows(store::Connection& db) {
   // Whole statements, not pieced together (GCC 12 misreads the concatenation, -Warray-bounds).
   for (const char* sql :
        {"DELETE FROM balance_movement WHERE account IN (SELECT account FROM rebuild_target)",
@@ -130,7 +129,7 @@ void delete_derived_rows(SQLite::Database& db) {
   }
 }
 
-RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalog,
+RebuildReport rebuild_in_transaction(store::Connection& db, const Catalog& catalog,
                                      const RebuildOptions& options) {
   RebuildReport report;
   report.accounts = accounts_to_rebuild(db, options.accounts);
@@ -160,9 +159,9 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
   fill_targets(db, report.accounts);
   const auto raw_of = rule_reject_lines(db);
   {
-    SQLite::Statement q(db,
-                        "SELECT count(*) FROM event_void JOIN event USING (seq) WHERE account IN "
-                        "(SELECT account FROM rebuild_target)");
+    store::Statement q(db,
+                       "SELECT count(*) FROM event_void JOIN event USING (seq) WHERE account IN "
+                       "(SELECT account FROM rebuild_target)");
     q.executeStep();
     report.void_events = q.getColumn(0).getInt64();
   }
@@ -176,11 +175,11 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
   Driver driver(db, catalog, replay_options);
   // In batches, so that no statement reads the event table while the driver writes to it.
   constexpr int kBatch = 10'000;
-  SQLite::Statement batch(db,
-                          "SELECT seq, payload, source_file, source_line FROM event WHERE seq > ? "
-                          "AND account IN (SELECT account FROM rebuild_target) AND seq NOT IN "
-                          "(SELECT seq FROM event_void) ORDER BY seq LIMIT " +
-                              std::to_string(kBatch));
+  store::Statement batch(db,
+                         "SELECT seq, payload, source_file, source_line FROM event WHERE seq > ? "
+                         "AND account IN (SELECT account FROM rebuild_target) AND seq NOT IN "
+                         "(SELECT seq FROM event_void) ORDER BY seq LIMIT " +
+                             std::to_string(kBatch));
   std::size_t next_end = 0;
   const auto settle_runs_before = [&](std::int64_t seq) {
     for (; next_end < ends.size() && ends[next_end].last_seq < seq; ++next_end) {
@@ -195,9 +194,9 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
   std::vector<Stored> events;
   Progress progress{"rebuild", 0, 0, "events", 0, "events"};
   if (options.progress) {
-    SQLite::Statement q(db,
-                        "SELECT count(*) FROM event WHERE account IN (SELECT account FROM "
-                        "rebuild_target) AND seq NOT IN (SELECT seq FROM event_void)");
+    store::Statement q(db,
+                       "SELECT count(*) FROM event WHERE account IN (SELECT account FROM "
+                       "rebuild_target) AND seq NOT IN (SELECT seq FROM event_void)");
     q.executeStep();
     progress.total = static_cast<std::uint64_t>(q.getColumn(0).getInt64());
   }
@@ -244,14 +243,14 @@ RebuildReport rebuild_in_transaction(SQLite::Database& db, const Catalog& catalo
 
 template <typename Work>
 RebuildReport in_write_transaction(Database& db, const char* what, Work work) {
-  auto& sql = sqlite(db);
+  auto& sql = connection(db);
   try {
     ScopedCacheSize cache(sql, kDefaultReplayCacheKiB);
-    WriteTransaction tx(sql, db.path(), what);
+    store::Transaction tx(sql, store::Transaction::Kind::write, what);
     RebuildReport report = work(sql);
     tx.commit();
     return report;
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string(what) + ": database error: " + e.what());
   }
 }
@@ -260,7 +259,7 @@ RebuildReport in_write_transaction(Database& db, const char* what, Work work) {
 
 RebuildReport rebuild_accounts(Database& db, const Catalog& catalog,
                                const RebuildOptions& options) {
-  return in_write_transaction(db, "rebuild", [&](SQLite::Database& sql) {
+  return in_write_transaction(db, "rebuild", [&](store::Connection& sql) {
     return rebuild_in_transaction(sql, catalog, options);
   });
 }
@@ -276,12 +275,12 @@ RebuildReport void_events(Database& db, const std::string& account,
   if (reason.empty())
     throw InputError("command line", "", "--reason", "say why the events are void");
   const Catalog catalog = Catalog::load_for_billing(db);
-  return in_write_transaction(db, "void", [&](SQLite::Database& sql) {
+  return in_write_transaction(db, "void", [&](store::Connection& sql) {
     const std::vector<RunEnd> before = run_ends(sql);
-    SQLite::Statement find(sql,
-                           "SELECT seq, seq IN (SELECT seq FROM event_void) FROM event WHERE "
-                           "account = ? AND id = ?");
-    SQLite::Statement mark(sql, "INSERT INTO event_void(seq, reason) VALUES(?, ?)");
+    store::Statement find(sql,
+                          "SELECT seq, seq IN (SELECT seq FROM event_void) FROM event WHERE "
+                          "account = ? AND id = ?");
+    store::Statement mark(sql, "INSERT INTO event_void(seq, reason) VALUES(?, ?)");
     for (const auto& id : event_ids) {
       find.reset();
       find.bind(1, account);

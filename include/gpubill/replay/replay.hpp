@@ -111,7 +111,8 @@ struct RebuildOptions {
 };
 
 // A charge line a rebuild re-priced: its billed total before and after (unset: the line was not
-// there), matched on account, instance, component, kind, mode and period.
+// there), matched on account, instance, component, kind, mode, unit (a meter of the instance)
+// and period.
 struct MovedLine {
   std::string account, instance, component, kind;
   Instant period_start{}, period_end{};
