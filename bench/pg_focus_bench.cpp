@@ -10,6 +10,9 @@
 //       writes the FOCUS CSV of TARGET (an SQLite file or a PostgreSQL URL) to OUT, or counts
 //       its rows and drops it, and prints "rows R wall_s W cpu_s C max_rss_kib M" (R = -1 with
 //       OUT)
+//   gpubill_pg_focus_bench charges TARGET [whole]
+//       reads every charge row as the ledger does (for_each_charge: streamed), or with `whole`
+//       through one statement read whole, and prints the same figures
 #include <sys/resource.h>
 
 #include <chrono>
@@ -103,16 +106,48 @@ int focus(const std::string& target, const char* out_file) {
   return 0;
 }
 
+// The charge rows as the ledger reads them (for_each_charge, streamed), or, with `whole`, the same
+// rows through one Statement read whole (no stream()): what the client holds either way.
+int charges(const std::string& target, bool whole) {
+  Database db = Database::open(target, options());
+  const auto start = std::chrono::steady_clock::now();
+  std::int64_t rows = 0;
+  if (whole) {
+    store::Statement q(connection(db),
+                       "SELECT * FROM charge ORDER BY period_start, account, instance, component, "
+                       "kind, id");
+    std::size_t bytes = 0;
+    while (q.executeStep()) {
+      for (int i = 0; i < q.getColumnCount(); ++i) bytes += q.getColumn(i).getStringView().size();
+      ++rows;
+    }
+    if (bytes == 0 && rows > 0) throw std::runtime_error("no bytes read");
+  } else {
+    for_each_charge(db, {}, ChargeDetail::lines, [&](const ChargeLine&) { ++rows; });
+  }
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  std::cout << "rows " << rows << " wall_s " << wall.count() << " cpu_s " << cpu_seconds(u)
+            << " max_rss_kib " << u.ru_maxrss << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     const std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "copy" && argc == 5) return copy(argv[2], argv[3], argv[4]);
+    if (cmd == "charges" && argc == 3) return charges(argv[2], false);
+    if (cmd == "charges" && argc == 4 && std::string(argv[3]) == "whole") {
+      return charges(argv[2], true);
+    }
     if (cmd == "focus" && (argc == 3 || argc == 4))
       return focus(argv[2], argc == 4 ? argv[3] : nullptr);
     std::cerr << "usage: gpubill_pg_focus_bench copy SQLITE_FILE SERVER_URL DBNAME\n"
-                 "       gpubill_pg_focus_bench focus SQLITE_FILE|POSTGRESQL_URL [OUT]\n";
+                 "       gpubill_pg_focus_bench focus SQLITE_FILE|POSTGRESQL_URL [OUT]\n"
+                 "       gpubill_pg_focus_bench charges SQLITE_FILE|POSTGRESQL_URL [whole]\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "gpubill_pg_focus_bench: " << e.what() << "\n";
