@@ -425,6 +425,7 @@ void for_each_reject(Database& db, const RejectFilter& filter,
     if (filter.kind) sql += filter.account ? " AND kind = ?2" : " AND kind = ?1";
     sql += " ORDER BY id";
     store::Statement q(connection(db), sql);
+    q.stream();  // a log of millions of bad lines has as many rejects
     if (filter.account) q.bind(1, *filter.account);
     if (filter.kind) q.bind(filter.account ? 2 : 1, *filter.kind);
     RejectRow r;
