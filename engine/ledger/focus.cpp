@@ -76,7 +76,7 @@ struct CommitmentFacts {
 // Catalog and event facts looked up once per provider, zone, region, price row or event.
 class Facts {
  public:
-  explicit Facts(SQLite::Database& db) : db_(db) {}
+  explicit Facts(store::Connection& db) : db_(db) {}
 
   const ProviderFacts& provider(const std::string& id) {
     auto it = providers_.find(id);
@@ -111,9 +111,9 @@ class Facts {
     if (it == prices_.end()) {
       std::optional<PriceIdentity> found;
       const bool instance_price = table == "price";
-      SQLite::Statement q(db_, std::string("SELECT ") +
-                                   (instance_price ? "subject_kind, subject" : "'', kind") +
-                                   ", effective_from FROM " + std::string(table) + " WHERE id = ?");
+      store::Statement q(db_, std::string("SELECT ") +
+                                  (instance_price ? "subject_kind, subject" : "'', kind") +
+                                  ", effective_from FROM " + std::string(table) + " WHERE id = ?");
       q.bind(1, static_cast<int64_t>(id));
       if (q.executeStep()) {
         PriceIdentity p;
@@ -137,11 +137,11 @@ class Facts {
     auto it = commitments_.find(id);
     if (it != commitments_.end()) return it->second;
     CommitmentFacts f;
-    SQLite::Statement q(db_,
-                        "SELECT c.provider, c.program, c.subject_kind, c.subject, c.term_months, "
-                        "COALESCE((SELECT family FROM instance_type t WHERE t.provider = "
-                        "c.provider AND t.id = c.subject), '') FROM commitment_price c WHERE "
-                        "c.id = ?");
+    store::Statement q(db_,
+                       "SELECT c.provider, c.program, c.subject_kind, c.subject, c.term_months, "
+                       "COALESCE((SELECT family FROM instance_type t WHERE t.provider = "
+                       "c.provider AND t.id = c.subject), '') FROM commitment_price c WHERE "
+                       "c.id = ?");
     q.bind(1, static_cast<int64_t>(id));
     if (q.executeStep()) {
       const std::string program = q.getColumn(1).getString();
@@ -161,21 +161,21 @@ class Facts {
 
   // The id of an input event (empty for an unknown seq).
   std::string event_id(std::int64_t seq) {
-    SQLite::Statement q(db_, "SELECT id FROM event WHERE seq = ?");
+    store::Statement q(db_, "SELECT id FROM event WHERE seq = ?");
     q.bind(1, static_cast<int64_t>(seq));
     return q.executeStep() ? q.getColumn(0).getString() : std::string();
   }
 
   // When an input event happened (nullopt for an unknown seq).
   std::optional<Instant> event_time(std::int64_t seq) {
-    SQLite::Statement q(db_, "SELECT time FROM event WHERE seq = ?");
+    store::Statement q(db_, "SELECT time FROM event WHERE seq = ?");
     q.bind(1, static_cast<int64_t>(seq));
     if (!q.executeStep()) return std::nullopt;
     return instant_of(q.getColumn(0).getInt64());
   }
 
  private:
-  SQLite::Database& db_;
+  store::Connection& db_;
   std::map<std::string, ProviderFacts> providers_;
   std::map<std::string, Calendar> calendars_;
   std::map<std::pair<std::string, std::string>, Cell> regions_;
@@ -749,8 +749,8 @@ class RowStream {
 };
 
 // The replay clock (the end of what was replayed); unset before any replay.
-std::optional<Instant> replay_end(SQLite::Database& db) {
-  SQLite::Statement q(db, "SELECT clock FROM replay_clock WHERE one = 1");
+std::optional<Instant> replay_end(store::Connection& db) {
+  store::Statement q(db, "SELECT clock FROM replay_clock WHERE one = 1");
   if (!q.executeStep()) return std::nullopt;
   return Instant{std::chrono::seconds{q.getColumn(0).getInt64()}};
 }
@@ -759,11 +759,11 @@ std::optional<Instant> replay_end(SQLite::Database& db) {
 void for_each_focus_values(Database& db, const std::vector<ChargeLine>& lines, FocusPart part,
                            const RowSink& sink) {
   try {
-    Facts facts(sqlite(db));
-    RowStream stream(facts, sink, part, replay_end(sqlite(db)));
+    Facts facts(connection(db));
+    RowStream stream(facts, sink, part, replay_end(connection(db)));
     for_each_hourly(lines, [&](const ChargeLine& line) { stream.line(line); });
     stream.finish();
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("FOCUS export: ") + e.what());
   }
 }

@@ -75,17 +75,17 @@ std::int64_t unix_of(Instant t) {
   return t.time_since_epoch().count();
 }
 
-std::optional<std::int64_t> optional_int(const SQLite::Column& c) {
+std::optional<std::int64_t> optional_int(const store::Column& c) {
   if (c.isNull()) return std::nullopt;
   return c.getInt64();
 }
 
-std::optional<Instant> optional_instant(const SQLite::Column& c) {
+std::optional<Instant> optional_instant(const store::Column& c) {
   if (c.isNull()) return std::nullopt;
   return instant_of(c.getInt64());
 }
 
-ChargeLine read_charge(SQLite::Statement& q) {
+ChargeLine read_charge(store::Statement& q) {
   ChargeLine c;
   c.id = q.getColumn(0).getInt64();
   const std::string at = "charge " + std::to_string(c.id) + ": ";
@@ -125,17 +125,17 @@ ChargeLine read_charge(SQLite::Statement& q) {
   return c;
 }
 
-std::optional<ProviderFacts> provider_facts(SQLite::Database& db, std::string_view provider) {
-  SQLite::Statement q(db, "SELECT id, name, billing_time_zone FROM provider WHERE id = ?");
+std::optional<ProviderFacts> provider_facts(store::Connection& db, std::string_view provider) {
+  store::Statement q(db, "SELECT id, name, billing_time_zone FROM provider WHERE id = ?");
   q.bind(1, std::string(provider));
   if (!q.executeStep()) return std::nullopt;
   return ProviderFacts{q.getColumn(0).getString(), q.getColumn(1).getString(),
                        q.getColumn(2).getString()};
 }
 
-std::optional<std::string> region_name(SQLite::Database& db, std::string_view provider,
+std::optional<std::string> region_name(store::Connection& db, std::string_view provider,
                                        std::string_view region) {
-  SQLite::Statement q(db, "SELECT name FROM region WHERE provider = ? AND id = ?");
+  store::Statement q(db, "SELECT name FROM region WHERE provider = ? AND id = ?");
   q.bind(1, std::string(provider));
   q.bind(2, std::string(region));
   if (!q.executeStep()) return std::nullopt;
@@ -227,7 +227,7 @@ template <typename F>
 auto store_call(const char* what, F&& f) -> decltype(f()) {
   try {
     return f();
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string(what) + ": " + e.what());
   }
 }
@@ -297,19 +297,22 @@ void for_each_hourly(const std::vector<ChargeLine>& lines,
 void for_each_charge(Database& db, const ChargeFilter& filter, ChargeDetail detail,
                      const std::function<void(const ChargeLine&)>& fn) {
   store_call("reading charges", [&] {
-    std::string sql = std::string("SELECT ") + kChargeColumns + " FROM charge WHERE 1";
-    if (filter.account) sql += " AND account = :account";
-    if (filter.instance) sql += " AND instance = :instance";
+    std::string sql = std::string("SELECT ") + kChargeColumns + " FROM charge WHERE 1 = 1";
+    int n = 0;  // parameters numbered in the order they appear
+    if (filter.account) sql += " AND account = ?" + std::to_string(++n);
+    if (filter.instance) sql += " AND instance = ?" + std::to_string(++n);
     // A run may start before `from` and still have settlements in range; a line of one
     // settlement that starts at `from` may also end there.
-    if (filter.from) sql += " AND period_end >= :from";
-    if (filter.to) sql += " AND period_start < :to";
+    if (filter.from) sql += " AND period_end >= ?" + std::to_string(++n);
+    if (filter.to) sql += " AND period_start < ?" + std::to_string(++n);
     sql += " ORDER BY period_start, account, instance, component, kind, id";  // line_order
-    SQLite::Statement q(sqlite(db), sql);
-    if (filter.account) q.bind(":account", *filter.account);
-    if (filter.instance) q.bind(":instance", *filter.instance);
-    if (filter.from) q.bind(":from", static_cast<int64_t>(unix_of(*filter.from)));
-    if (filter.to) q.bind(":to", static_cast<int64_t>(unix_of(*filter.to)));
+    store::Statement q(connection(db), sql);
+    q.stream();  // every charge may come: PostgreSQL reads them in batches
+    n = 0;
+    if (filter.account) q.bind(++n, *filter.account);
+    if (filter.instance) q.bind(++n, *filter.instance);
+    if (filter.from) q.bind(++n, unix_of(*filter.from));
+    if (filter.to) q.bind(++n, unix_of(*filter.to));
     const Instant from = filter.from.value_or(Instant::min());
     const Instant to = filter.to.value_or(Instant::max());
     const bool cut = filter.from || filter.to;
@@ -338,8 +341,8 @@ std::vector<ChargeLine> query_charges(Database& db, const ChargeFilter& filter) 
 
 std::optional<ChargeLine> find_charge(Database& db, std::int64_t charge_id) {
   return store_call("reading a charge", [&]() -> std::optional<ChargeLine> {
-    SQLite::Statement q(sqlite(db),
-                        std::string("SELECT ") + kChargeColumns + " FROM charge WHERE id = ?");
+    store::Statement q(connection(db),
+                       std::string("SELECT ") + kChargeColumns + " FROM charge WHERE id = ?");
     q.bind(1, static_cast<int64_t>(charge_id));
     if (!q.executeStep()) return std::nullopt;
     return read_charge(q);
@@ -355,12 +358,12 @@ void for_each_balance_movement(Database& db, std::string_view account, std::opti
     std::string sql =
         "SELECT m.id, m.account, m.at, m.currency, m.amount, m.balance_after, m.kind, "
         "m.charge_id, m.event_seq, c.id FROM balance_movement m LEFT JOIN charge c ON c.id = "
-        "m.charge_id AND c.kind = 'settlement' WHERE m.account = :account";
+        "m.charge_id AND c.kind = 'settlement' WHERE m.account = ?1";
     // Every movement before `to`, from the first (balance_after is their running total), or
     // from `from` when the balances then are known.
-    if (to) sql += " AND m.at < :to";
+    if (to) sql += " AND m.at < ?2";
     const bool seeded = opening != nullptr && from.has_value();
-    if (seeded) sql += " AND m.at >= :from";
+    if (seeded) sql += to ? " AND m.at >= ?3" : " AND m.at >= ?2";
     // The order replay applied them in. At one instant the hourly settlements come first
     // (time before events, docs/usage-log.md); their rows are written when a run ends, so their
     // ids say nothing of that order: they are listed by what they charge instead (all of one
@@ -369,10 +372,11 @@ void for_each_balance_movement(Database& db, std::string_view account, std::opti
     sql +=
         " ORDER BY m.at, c.id IS NULL, CASE WHEN c.id IS NOT NULL THEN m.currency END, "
         "c.instance, c.component, c.instance_type, m.id";
-    SQLite::Statement q(sqlite(db), sql);
-    q.bind(":account", std::string(account));
-    if (to) q.bind(":to", static_cast<int64_t>(unix_of(*to)));
-    if (seeded) q.bind(":from", static_cast<int64_t>(unix_of(*from)));
+    store::Statement q(connection(db), sql);
+    q.stream();  // an account's every movement, for a statement or balance points
+    q.bind(1, account);
+    if (to) q.bind(2, unix_of(*to));
+    if (seeded) q.bind(to ? 3 : 2, unix_of(*from));
     std::map<std::string, Decimal, std::less<>> running;  // by currency
     if (seeded) {
       for (const auto& b : *opening) running[std::string(b.currency.code())] = b.opening;
@@ -416,13 +420,14 @@ void for_each_reject(Database& db, const RejectFilter& filter,
   store_call("reading rejects", [&] {
     std::string sql =
         "SELECT id, kind, source_file, source_line, account, event_id, time, field, reason, raw "
-        "FROM reject WHERE 1";
-    if (filter.account) sql += " AND account = :account";
-    if (filter.kind) sql += " AND kind = :kind";
+        "FROM reject WHERE 1 = 1";
+    if (filter.account) sql += " AND account = ?1";
+    if (filter.kind) sql += filter.account ? " AND kind = ?2" : " AND kind = ?1";
     sql += " ORDER BY id";
-    SQLite::Statement q(sqlite(db), sql);
-    if (filter.account) q.bind(":account", *filter.account);
-    if (filter.kind) q.bind(":kind", *filter.kind);
+    store::Statement q(connection(db), sql);
+    q.stream();  // a log of millions of bad lines has as many rejects
+    if (filter.account) q.bind(1, *filter.account);
+    if (filter.kind) q.bind(filter.account ? 2 : 1, *filter.kind);
     RejectRow r;
     while (q.executeStep()) {
       r.id = q.getColumn(0).getInt64();
@@ -448,9 +453,9 @@ std::vector<RejectRow> query_rejects(Database& db, const RejectFilter& filter) {
 
 std::vector<std::string> known_accounts(Database& db) {
   return store_call("reading accounts", [&] {
-    SQLite::Statement q(sqlite(db),
-                        "SELECT account FROM event UNION SELECT account FROM reject "
-                        "WHERE account <> '' ORDER BY 1");
+    store::Statement q(connection(db),
+                       "SELECT account FROM event UNION SELECT account FROM reject "
+                       "WHERE account <> '' ORDER BY 1");
     std::vector<std::string> out;
     while (q.executeStep()) out.push_back(q.getColumn(0).getString());
     return out;

@@ -27,7 +27,7 @@ std::string price_unit_text(const std::string& unit) {
   return "/" + unit;
 }
 
-std::optional<PriceRowInfo> read_price(SQLite::Database& db, std::string_view table,
+std::optional<PriceRowInfo> read_price(store::Connection& db, std::string_view table,
                                        std::int64_t id) {
   std::string sql;
   if (table == "price") {
@@ -41,7 +41,7 @@ std::optional<PriceRowInfo> read_price(SQLite::Database& db, std::string_view ta
         "effective_to, source, as_of FROM " +
         std::string(table) + " WHERE id = ?";
   }
-  SQLite::Statement q(db, sql);
+  store::Statement q(db, sql);
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   PriceRowInfo p;
@@ -62,14 +62,14 @@ std::optional<PriceRowInfo> read_price(SQLite::Database& db, std::string_view ta
   return p;
 }
 
-std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) {
-  SQLite::Statement q(db,
-                      "SELECT id, provider, effective_from, effective_to, "
-                      "metering_granularity_seconds, settlement_period, settlement_rounding, "
-                      "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
-                      "source, as_of, disk_settlement_period, bandwidth_settlement_period, "
-                      "sustained_use_tiers, sustained_use_families, spot_price_basis, "
-                      "quote_month_hours, usage_rounding FROM policy WHERE id = ?");
+std::optional<PolicyRowInfo> read_policy(store::Connection& db, std::int64_t id) {
+  store::Statement q(db,
+                     "SELECT id, provider, effective_from, effective_to, "
+                     "metering_granularity_seconds, settlement_period, settlement_rounding, "
+                     "settlement_decimals, min_charge_seconds_per_run, min_charge_per_lifetime, "
+                     "source, as_of, disk_settlement_period, bandwidth_settlement_period, "
+                     "sustained_use_tiers, sustained_use_families, spot_price_basis, "
+                     "quote_month_hours, usage_rounding FROM policy WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   PolicyRowInfo p;
@@ -99,10 +99,10 @@ std::optional<PolicyRowInfo> read_policy(SQLite::Database& db, std::int64_t id) 
   return p;
 }
 
-std::optional<DiscountRowInfo> read_discount(SQLite::Database& db, std::int64_t id) {
-  SQLite::Statement q(db,
-                      "SELECT id, provider, family, mode, min_months, max_months, factor, "
-                      "effective_from, effective_to, source, as_of FROM discount WHERE id = ?");
+std::optional<DiscountRowInfo> read_discount(store::Connection& db, std::int64_t id) {
+  store::Statement q(db,
+                     "SELECT id, provider, family, mode, min_months, max_months, factor, "
+                     "effective_from, effective_to, source, as_of FROM discount WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   DiscountRowInfo d;
@@ -121,12 +121,11 @@ std::optional<DiscountRowInfo> read_discount(SQLite::Database& db, std::int64_t 
   return d;
 }
 
-std::optional<CommitmentRowInfo> read_commitment(SQLite::Database& db, std::int64_t id) {
-  SQLite::Statement q(
-      db,
-      "SELECT id, provider, subject_kind, subject, region, program, offering_class, "
-      "term_months, payment, upfront, hourly, currency, effective_from, "
-      "effective_to, source, as_of FROM commitment_price WHERE id = ?");
+std::optional<CommitmentRowInfo> read_commitment(store::Connection& db, std::int64_t id) {
+  store::Statement q(db,
+                     "SELECT id, provider, subject_kind, subject, region, program, offering_class, "
+                     "term_months, payment, upfront, hourly, currency, effective_from, "
+                     "effective_to, source, as_of FROM commitment_price WHERE id = ?");
   q.bind(1, static_cast<int64_t>(id));
   if (!q.executeStep()) return std::nullopt;
   CommitmentRowInfo r;
@@ -150,11 +149,11 @@ std::optional<CommitmentRowInfo> read_commitment(SQLite::Database& db, std::int6
   return r;
 }
 
-std::vector<EventInfo> read_events(SQLite::Database& db, const std::vector<std::int64_t>& seqs) {
+std::vector<EventInfo> read_events(store::Connection& db, const std::vector<std::int64_t>& seqs) {
   std::vector<EventInfo> out;
-  SQLite::Statement q(db,
-                      "SELECT seq, account, id, time, type, instance, payload, source_file, "
-                      "source_line, status FROM event WHERE seq = ?");
+  store::Statement q(db,
+                     "SELECT seq, account, id, time, type, instance, payload, source_file, "
+                     "source_line, status FROM event WHERE seq = ?");
   for (std::int64_t seq : seqs) {
     q.reset();
     q.bind(1, static_cast<int64_t>(seq));
@@ -239,10 +238,10 @@ bool is_whole(Decimal d) {
 // families, as replay counted it.
 std::vector<rules::UsageHour> sustained_use_hours(Database& db, const ChargeLine& credit,
                                                   const BillingPolicy& policy) {
-  SQLite::Database& sql = sqlite(db);
+  store::Connection& sql = connection(db);
   // Each instance type's family and each price row's subject, read once.
   std::map<std::string, bool> eligible;
-  SQLite::Statement family_q(sql, "SELECT family FROM instance_type WHERE provider = ? AND id = ?");
+  store::Statement family_q(sql, "SELECT family FROM instance_type WHERE provider = ? AND id = ?");
   const auto eligible_type = [&](const std::string& type) {
     auto it = eligible.find(type);
     if (it == eligible.end()) {
@@ -256,7 +255,7 @@ std::vector<rules::UsageHour> sustained_use_hours(Database& db, const ChargeLine
     return it->second;
   };
   std::map<std::int64_t, std::string> subjects;
-  SQLite::Statement subject_q(sql, "SELECT subject FROM price WHERE id = ?");
+  store::Statement subject_q(sql, "SELECT subject FROM price WHERE id = ?");
   const auto subject_of = [&](std::int64_t price_id) -> const std::string& {
     auto it = subjects.find(price_id);
     if (it == subjects.end()) {
@@ -676,7 +675,7 @@ std::string rule_name(const ChargeLine& c, const BillingPolicy& policy, const Po
 
 // A line priced per month (a disk's gb_month) is prorated over the seconds of its calendar month
 // in the provider's billing zone: those seconds (0 for any other line).
-std::int64_t month_seconds_of(SQLite::Database& sql, const ChargeLine& c) {
+std::int64_t month_seconds_of(store::Connection& sql, const ChargeLine& c) {
   if (c.price_unit != "gb_month") return 0;
   const Calendar calendar(provider_facts(sql, c.provider)
                               .value_or(ProviderFacts{c.provider, c.provider, "UTC"})
@@ -750,14 +749,14 @@ std::string_view to_string(Derivation d) noexcept {
 // The row of the price table in force at `t` in `region` for the key (provider, subject, mode)
 // of row `used`: a row for the region wins over an every-region row, then the latest
 // effective_from (Catalog::price_at's rule).
-std::optional<std::int64_t> row_in_force(SQLite::Database& db, std::int64_t used,
+std::optional<std::int64_t> row_in_force(store::Connection& db, std::int64_t used,
                                          const std::string& region, Instant t) {
-  SQLite::Statement q(db,
-                      "SELECT p.id FROM price u JOIN price p ON p.provider = u.provider AND "
-                      "p.subject_kind = u.subject_kind AND p.subject = u.subject AND "
-                      "p.mode = u.mode AND (p.region = ?2 OR p.region = '') WHERE u.id = ?1 "
-                      "AND p.effective_from <= ?3 AND (p.effective_to IS NULL OR "
-                      "p.effective_to > ?3) ORDER BY p.region = '', p.effective_from DESC LIMIT 1");
+  store::Statement q(db,
+                     "SELECT p.id FROM price u JOIN price p ON p.provider = u.provider AND "
+                     "p.subject_kind = u.subject_kind AND p.subject = u.subject AND "
+                     "p.mode = u.mode AND (p.region = ?2 OR p.region = '') WHERE u.id = ?1 "
+                     "AND p.effective_from <= ?3 AND (p.effective_to IS NULL OR "
+                     "p.effective_to > ?3) ORDER BY p.region = '', p.effective_from DESC LIMIT 1");
   q.bind(1, static_cast<int64_t>(used));
   q.bind(2, region);
   q.bind(3, static_cast<int64_t>(t.time_since_epoch().count()));
@@ -768,17 +767,17 @@ std::optional<std::int64_t> row_in_force(SQLite::Database& db, std::int64_t used
 // Rows of the used row's key that are in force for part of the line's period and would price it
 // there now: each is in force (by the rule above) at the later of the line's start and its own
 // effective_from. One sentence per row.
-std::vector<std::string> superseding_rows(SQLite::Database& db, std::int64_t used,
+std::vector<std::string> superseding_rows(store::Connection& db, std::int64_t used,
                                           const ChargeLine& c) {
   std::vector<std::string> out;
   const auto seconds = [](Instant t) { return static_cast<int64_t>(t.time_since_epoch().count()); };
-  SQLite::Statement q(db,
-                      "SELECT p.id, p.effective_from FROM price u JOIN price p ON "
-                      "p.provider = u.provider AND p.subject_kind = u.subject_kind AND "
-                      "p.subject = u.subject AND p.mode = u.mode AND (p.region = ?2 OR "
-                      "p.region = '') WHERE u.id = ?1 AND p.id <> ?1 AND p.effective_from < ?4 "
-                      "AND (p.effective_to IS NULL OR p.effective_to > ?3) ORDER BY "
-                      "p.effective_from, p.id");
+  store::Statement q(db,
+                     "SELECT p.id, p.effective_from FROM price u JOIN price p ON "
+                     "p.provider = u.provider AND p.subject_kind = u.subject_kind AND "
+                     "p.subject = u.subject AND p.mode = u.mode AND (p.region = ?2 OR "
+                     "p.region = '') WHERE u.id = ?1 AND p.id <> ?1 AND p.effective_from < ?4 "
+                     "AND (p.effective_to IS NULL OR p.effective_to > ?3) ORDER BY "
+                     "p.effective_from, p.id");
   q.bind(1, static_cast<int64_t>(used));
   q.bind(2, c.region);
   q.bind(3, seconds(c.period_start));
@@ -802,7 +801,7 @@ std::vector<std::string> superseding_rows(SQLite::Database& db, std::int64_t use
 void read_rows(Database& db, ChargeExplanation& x) {
   const ChargeLine& c = x.line;
   try {
-    auto& sql = sqlite(db);
+    auto& sql = connection(db);
     if (c.price_id) {
       x.price = read_price(sql, price_table_for(c.component), *c.price_id);
       if (!x.price) {
@@ -839,7 +838,7 @@ void read_rows(Database& db, ChargeExplanation& x) {
                                      [&](const EventInfo& e) { return e.seq == seq; });
       if (!found) x.mismatches.push_back("event " + std::to_string(seq) + " is not recorded");
     }
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("explaining charge ") + std::to_string(c.id) + ": " + e.what());
   }
 }
@@ -887,7 +886,7 @@ ChargeExplanation explain_charge(Database& db, std::int64_t charge_id) {
   if (c.kind == "sustained_use_discount" && x.policy) {
     sustained_hours = sustained_use_hours(db, c, to_policy(*x.policy));
   }
-  derive(x, lifetime_billed, cycle_usage, sustained_hours, month_seconds_of(sqlite(db), c));
+  derive(x, lifetime_billed, cycle_usage, sustained_hours, month_seconds_of(connection(db), c));
 
   // The row's own arithmetic.
   if (c.billed_amount != c.exact_amount + c.rounding) {

@@ -2,8 +2,6 @@
 // ledger, statements, explanations and the FOCUS export.
 #pragma once
 
-#include <SQLiteCpp/SQLiteCpp.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +11,7 @@
 #include "gpubill/base/money.hpp"
 #include "gpubill/base/time.hpp"
 #include "gpubill/ledger/ledger.hpp"
+#include "store/connection.hpp"
 
 namespace gpubill::ledger_rows {
 
@@ -21,7 +20,7 @@ extern const char* const kChargeColumns;
 
 // The current row of a statement selecting kChargeColumns. Throws StoreError naming the charge
 // id and column when a value does not decode.
-ChargeLine read_charge(SQLite::Statement& q);
+ChargeLine read_charge(store::Statement& q);
 
 // Decoders that throw StoreError naming `what` (e.g. "charge 12: exact_amount").
 Decimal decode_decimal(const std::string& text, const std::string& what);
@@ -29,15 +28,15 @@ Currency decode_currency(const std::string& text, const std::string& what);
 RoundingMode decode_rounding(const std::string& text, const std::string& what);
 Instant instant_of(std::int64_t unix_seconds);
 std::int64_t unix_of(Instant t);
-std::optional<std::int64_t> optional_int(const SQLite::Column& c);
-std::optional<Instant> optional_instant(const SQLite::Column& c);
+std::optional<std::int64_t> optional_int(const store::Column& c);
+std::optional<Instant> optional_instant(const store::Column& c);
 
 // Display facts about a provider from the catalog: its name, billing zone, and region names.
 struct ProviderFacts {
   std::string id, name, billing_time_zone;
 };
-std::optional<ProviderFacts> provider_facts(SQLite::Database& db, std::string_view provider);
-std::optional<std::string> region_name(SQLite::Database& db, std::string_view provider,
+std::optional<ProviderFacts> provider_facts(store::Connection& db, std::string_view provider);
+std::optional<std::string> region_name(store::Connection& db, std::string_view provider,
                                        std::string_view region);
 
 // A meter counted in seconds and priced per hour: unit "second" or "<x>_second" (GPU-, GB- or

@@ -42,13 +42,13 @@ void note_value(std::string& list, const std::string& value) {
 Calendar account_calendar(Database& db, std::string_view account) {
   std::set<std::string> zones;
   try {
-    SQLite::Statement q(sqlite(db),
-                        "SELECT DISTINCT p.billing_time_zone FROM charge c "
-                        "JOIN provider p ON p.id = c.provider WHERE c.account = ? "
-                        "ORDER BY 1");
+    store::Statement q(connection(db),
+                       "SELECT DISTINCT p.billing_time_zone FROM charge c "
+                       "JOIN provider p ON p.id = c.provider WHERE c.account = ? "
+                       "ORDER BY 1");
     q.bind(1, std::string(account));
     while (q.executeStep()) zones.insert(q.getColumn(0).getString());
-  } catch (const SQLite::Exception& e) {
+  } catch (const store::SqlError& e) {
     throw StoreError(std::string("reading the account's providers: ") + e.what());
   }
   if (zones.empty()) return Calendar("UTC");

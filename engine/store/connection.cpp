@@ -87,6 +87,10 @@ void Statement::bind(int index) {
 void Statement::bindBlob(int index, std::string_view bytes) {
   impl_->bind_blob(index, bytes);
 }
+void Statement::stream(int batch_rows) {
+  if (batch_rows < 1) throw StoreError("a streamed query needs batches of at least one row");
+  impl_->set_stream(batch_rows);
+}
 bool Statement::executeStep() {
   return impl_->step();
 }

@@ -118,7 +118,7 @@ class Column {
 
 // A prepared statement. `sql` is SQLite SQL with ? or ?N parameters (1-based). On PostgreSQL it
 // is translated once (dialect.hpp) and prepared once per connection (the same text again
-// reuses it). A query's rows are fetched whole when it first steps.
+// reuses it). A query's rows are fetched whole when it first steps, unless stream() was called.
 class Statement {
  public:
   Statement(Connection& db, std::string_view sql);
@@ -135,6 +135,15 @@ class Statement {
   // `value` must outlive the statement's next step (SQLite binds it without a copy).
   void bindNoCopy(int index, const std::string& value);
   void bindBlob(int index, std::string_view bytes);
+  // Read the query's rows `batch_rows` at a time instead of whole, for results too large to
+  // hold (a FOCUS export's charges); call before the first step. SQLite reads row by row
+  // anyway: nothing changes. PostgreSQL: the first step declares a cursor (DECLARE … NO SCROLL
+  // CURSOR) and each batch is one FETCH, inside the open transaction, or else inside a
+  // REPEATABLE READ READ ONLY transaction of the statement's own (one snapshot for every batch;
+  // statements run meanwhile run in it, so they may not write, and a Transaction may not begin
+  // until the rows are read, the statement is reset or it goes). The cursor closes, and the
+  // statement's own transaction ends, after the last row is fetched.
+  void stream(int batch_rows = 10'000);
   // The next row: true while there is one. Executes the statement on the first call.
   bool executeStep();
   // Runs a statement that returns no rows; returns the rows it changed.
@@ -213,6 +222,8 @@ class Connection::StatementImpl {
   virtual void bind_text_static(int index, std::string_view value) { bind_text(index, value); }
   virtual void bind_blob(int index, std::string_view bytes) = 0;
   virtual void bind_null(int index) = 0;
+  // Statement::stream; nothing on a backend that steps row by row.
+  virtual void set_stream(int /*batch_rows*/) {}
   virtual bool step() = 0;
   virtual int run() = 0;
   virtual void reset() = 0;

@@ -136,18 +136,26 @@ class PgConnection;
 
 class PgStatement final : public Connection::StatementImpl {
  public:
-  PgStatement(PgConnection& c, std::string name, int parameters, bool noop)
-      : c_(c), name_(std::move(name)), params_(static_cast<std::size_t>(parameters)), noop_(noop) {}
+  PgStatement(PgConnection& c, std::string name, std::string sql, int parameters, bool noop)
+      : c_(c),
+        name_(std::move(name)),
+        sql_(std::move(sql)),
+        params_(static_cast<std::size_t>(parameters)),
+        noop_(noop) {}
+  ~PgStatement() override { close_cursor(); }
 
   void bind_int(int index, std::int64_t value) override { slot(index) = std::to_string(value); }
   void bind_text(int index, std::string_view value) override { slot(index) = std::string(value); }
   void bind_blob(int index, std::string_view bytes) override;
   void bind_null(int index) override { slot(index).reset(); }
+  void set_stream(int batch_rows) override { batch_ = noop_ ? 0 : batch_rows; }
   bool step() override;
   int run() override;
   void reset() override {
+    close_cursor();
     executed_ = false;
     result_ = pqxx::result();
+    first_ = pqxx::result();
   }
   void clear() override {
     for (auto& p : params_) p.reset();
@@ -165,7 +173,8 @@ class PgStatement final : public Connection::StatementImpl {
   }
   std::string get_blob(int index) const override;
   const char* column_name(int index) const override {
-    return result_.column_name(static_cast<pqxx::row_size_type>(index));
+    // A streamed query's first batch: its names stay while the statement is.
+    return (batch_ ? first_ : result_).column_name(static_cast<pqxx::row_size_type>(index));
   }
 
  private:
@@ -181,14 +190,23 @@ class PgStatement final : public Connection::StatementImpl {
     return result_[row_][static_cast<pqxx::row_size_type>(index)];
   }
   void execute();
+  void fetch();
+  void close_cursor() noexcept;
 
   PgConnection& c_;
   std::string name_;
+  std::string sql_;  // translated
   std::vector<std::optional<std::string>> params_;
   bool noop_;
   bool executed_ = false;
   pqxx::result result_;
   pqxx::result::size_type row_ = 0;
+  // Streamed (batch_ > 0): the open cursor's name ("" when none), the serial of the
+  // transaction it lives in (PgConnection::declare_cursor) and the first batch (column names).
+  int batch_ = 0;
+  std::string cursor_;
+  std::uint64_t cursor_serial_ = 0;
+  pqxx::result first_;
 };
 
 }  // namespace
@@ -261,17 +279,21 @@ class PgConnection final : public Connection {
       });
       it = prepared_.emplace(sql, name).first;
     }
-    return std::make_unique<PgStatement>(*this, noop ? std::string() : it->second,
+    return std::make_unique<PgStatement>(*this, noop ? std::string() : it->second, sql,
                                          count_parameters(sqlite_sql), noop);
   }
   void begin_write(const std::string& work, const std::optional<std::string>& account) override;
   void begin_read() override {
+    refuse_while_streaming();
     exec_native("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     failed_.clear();
+    in_transaction_ = true;
+    ++serial_;
   }
   void commit() override;
   void rollback() noexcept override {
     failed_.clear();
+    in_transaction_ = false;
     try {
       tx_->exec("ROLLBACK");
     } catch (...) {
@@ -300,6 +322,21 @@ class PgConnection final : public Connection {
     }
   }
 
+  // Streamed queries (PgStatement::set_stream). Declares cursor `name` for `sql` with `params`
+  // in the open transaction, or in a read snapshot of its own begun for it; returns the
+  // transaction's serial, for close_cursor.
+  std::uint64_t declare_cursor(const std::string& name, const std::string& sql,
+                               const std::vector<std::optional<std::string>>& params);
+  pqxx::result fetch(const std::string& cursor, int rows) {
+    return guarded([&] { return tx_->exec("FETCH " + std::to_string(rows) + " FROM " + cursor); });
+  }
+  // Closes the cursor if its transaction is still open, and ends the streams' own transaction
+  // with its last cursor.
+  void close_cursor(const std::string& name, std::uint64_t serial) noexcept;
+  std::string next_cursor_name() {
+    return "gc" + std::to_string(++cursors_);
+  }
+
   pqxx::result exec_prepared(const std::string& name,
                              const std::vector<std::optional<std::string>>& params) {
     std::vector<const char*> values;
@@ -320,6 +357,13 @@ class PgConnection final : public Connection {
                     : "the open transaction, if any, was not committed"));
   }
   std::string lock_holder(std::int64_t key);
+  void refuse_while_streaming() const {
+    if (stream_transaction_) {
+      throw StoreError(described_ +
+                       ": a transaction cannot begin while a streamed query's rows are still "
+                       "being read outside one (begin it before the query)");
+    }
+  }
 
   PgWhere where_;
   std::string described_;
@@ -329,10 +373,66 @@ class PgConnection final : public Connection {
   std::unique_ptr<pqxx::nontransaction> tx_;
   std::map<std::string, std::string> prepared_;  // translated SQL → statement name
   int statements_ = 0;                           // names given, failed preparations too
-  std::string failed_;  // the first statement error of the open transaction
+  std::string failed_;               // the first statement error of the open transaction
+  bool in_transaction_ = false;      // a Transaction's (begin_write, begin_read) is open
+  bool stream_transaction_ = false;  // the streamed queries' own read snapshot is open
+  int stream_cursors_ = 0;           // cursors open in it
+  std::uint64_t serial_ = 0;         // transactions begun so far
+  int cursors_ = 0;                  // cursor names given
 };
 
+std::uint64_t PgConnection::declare_cursor(const std::string& name, const std::string& sql,
+                                           const std::vector<std::optional<std::string>>& params) {
+  const bool own = !in_transaction_;
+  if (own && !stream_transaction_) {
+    exec_native("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    failed_.clear();
+    stream_transaction_ = true;
+    ++serial_;
+  }
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+  try {
+    guarded([&] {
+      return tx_->exec_params("DECLARE " + name + " NO SCROLL CURSOR FOR " + sql,
+                              pqxx::prepare::make_dynamic_params(values));
+    });
+  } catch (...) {
+    if (own && stream_cursors_ == 0) {
+      stream_transaction_ = false;
+      rollback();
+    }
+    throw;
+  }
+  if (own) ++stream_cursors_;
+  return serial_;
+}
+
+void PgConnection::close_cursor(const std::string& name, std::uint64_t serial) noexcept {
+  if (serial != serial_ || !(in_transaction_ || stream_transaction_)) return;  // ended with it
+  if (stream_transaction_) {
+    if (--stream_cursors_ > 0) {
+      try {
+        tx_->exec("CLOSE " + name);
+      } catch (...) {
+        // The transaction failed: its end below (with the last cursor) rolls it back.
+      }
+      return;
+    }
+    stream_transaction_ = false;
+    rollback();  // read only: nothing to commit; the cursor goes with it
+    return;
+  }
+  try {
+    tx_->exec("CLOSE " + name);
+  } catch (...) {
+    // Only when the caller's transaction already failed: its end reports that.
+  }
+}
+
 void PgConnection::begin_write(const std::string& work, const std::optional<std::string>& account) {
+  refuse_while_streaming();
   const std::int64_t db_key = advisory_lock_key("");
   const std::int64_t key = account ? advisory_lock_key("account:" + *account) : db_key;
   std::string sql = "BEGIN; SET LOCAL lock_timeout = " +
@@ -345,6 +445,8 @@ void PgConnection::begin_write(const std::string& work, const std::optional<std:
   failed_.clear();
   try {
     tx_->exec(sql);
+    in_transaction_ = true;
+    ++serial_;
   } catch (const pqxx::sql_error& e) {
     rollback();
     if (session_gone(e.sqlstate())) throw lost(e.what(), false);
@@ -395,6 +497,7 @@ void PgConnection::commit() {
   }
   // A COMMIT of a transaction in which a statement failed answers ROLLBACK without an error:
   // failed_ (every statement runs through guarded()) catches that case above.
+  in_transaction_ = false;
   guarded([&] { return tx_->exec("COMMIT"); }, "COMMIT");
 }
 
@@ -416,12 +519,43 @@ void PgStatement::execute() {
 }
 
 bool PgStatement::step() {
+  if (batch_ == 0) {
+    if (!executed_) {
+      execute();
+    } else if (row_ < result_.size()) {
+      ++row_;
+    }
+    return row_ < result_.size();
+  }
   if (!executed_) {
-    execute();
-  } else if (row_ < result_.size()) {
-    ++row_;
+    std::string name = c_.next_cursor_name();
+    cursor_serial_ = c_.declare_cursor(name, sql_, params_);
+    cursor_ = std::move(name);
+    executed_ = true;
+    fetch();
+    first_ = result_;
+  } else if (row_ < result_.size() && ++row_ == result_.size() && !cursor_.empty()) {
+    fetch();
   }
   return row_ < result_.size();
+}
+
+// The next batch into result_; the cursor closed after the last.
+void PgStatement::fetch() {
+  row_ = 0;
+  try {
+    result_ = c_.fetch(cursor_, batch_);
+  } catch (...) {
+    close_cursor();
+    throw;
+  }
+  if (result_.size() < static_cast<pqxx::result::size_type>(batch_)) close_cursor();
+}
+
+void PgStatement::close_cursor() noexcept {
+  if (cursor_.empty()) return;
+  c_.close_cursor(cursor_, cursor_serial_);
+  cursor_.clear();
 }
 
 int PgStatement::run() {

@@ -22,9 +22,9 @@ struct OpenOptions {
   // changes not yet checkpointed, StoreError says to make it writable).
   bool read_only = false;
   // Accept a PostgreSQL URL (is_postgres_url, gpubill/store/target.hpp) as `path` (issue 25, in
-  // progress): the database is migrated as store::migrate does, and the catalog and quotes run
-  // on it; the ledger and replay do not yet (StoreError). Off, as the CLI leaves it: a URL is
-  // refused, naming docs/postgresql.md.
+  // progress): the database is migrated as store::migrate does, and the catalog, quotes and
+  // the ledger run on it; the replay does not yet (StoreError). Off, as the CLI leaves it: a URL
+  // is refused, naming docs/postgresql.md.
   bool allow_postgres = false;
 };
 
