@@ -127,6 +127,15 @@ void delete_derived_rows(store::Connection& db) {
         "rebuild_target)"}) {
     db.exec(sql);
   }
+  if (db.backend() == store::Backend::postgres) {
+    // SQLite numbers a new row after the largest id left; a PostgreSQL identity goes on from
+    // the last one it gave. Set back to SQLite's, the rebuilt rows get the ids they get there
+    // (ids are printed: `charges`, `explain`).
+    for (const char* table : {"balance_movement", "charge", "instance_state", "reject"}) {
+      db.exec_native(std::string("SELECT setval(pg_get_serial_sequence('") + table +
+                     "', 'id'), coalesce(max(id), 0) + 1, false) FROM " + table);
+    }
+  }
 }
 
 RebuildReport rebuild_in_transaction(store::Connection& db, const Catalog& catalog,

@@ -9,7 +9,7 @@ using namespace gpubill;
 using namespace gpubill::testing;
 
 TEST_CASE("a replay with the smallest page cache writes what the default cache writes",
-          "[replay][store]") {
+          "[replay][store][sqlite]") {
   GeneratorOptions g = mixed_generator(2);
   g.accounts = 12;
   g.instances_per_account = 4;

@@ -45,7 +45,10 @@ TEST_CASE("Replaying a log in two parts equals replaying it whole, at every spli
         whole.replay_text(join_lines(log.lines, 0, log.lines.size()), until_s(log.until));
     if (seed % 2 == 0) CHECK(r.rejected == 0);  // odd seeds: arrears reject some starts
     const std::string expected = whole.dump();
-    for (std::size_t k = 1; k < log.lines.size(); ++k) {
+    // Every split on SQLite; on PostgreSQL (a round trip per statement) every 7th, a different
+    // set per seed: 3 × ~18 splits instead of 3 × ~125 (50 s of the PostgreSQL run).
+    const std::size_t stride = whole.on_postgres() ? 7 : 1;
+    for (std::size_t k = 1 + (whole.on_postgres() ? seed : 0); k < log.lines.size(); k += stride) {
       ReplayFixture split;
       split.replay_text(join_lines(log.lines, 0, k), {}, "part1.jsonl");
       split.replay_text(join_lines(log.lines, k, log.lines.size()), until_s(log.until),

@@ -195,7 +195,7 @@ class ReplayFixture {
     return replay_logs(db(), {path}, options);
   }
 
-  std::vector<Charge> charges(const std::string& where = "1") {
+  std::vector<Charge> charges(const std::string& where = "1 = 1") {
     std::vector<Charge> out;
     store::Statement q(
         conn(),
