@@ -38,7 +38,10 @@ def make_db(gpubill, path, csv=None):
         return env
     subprocess.run([gpubill, "init"], check=True, env=env, stdout=subprocess.DEVNULL)
     if csv:
-        subprocess.run([gpubill, "catalog", "import", csv, "--as-of", "2026-01-15", "--quiet"],
+        # --force: at 100,000 rows the generator's random spot prices repeat across types with
+        # different GPUs, which `catalog check` refuses (repeated_price); the quote does not care.
+        subprocess.run([gpubill, "catalog", "import", csv, "--as-of", "2026-01-15", "--quiet",
+                        "--force"],
                        check=True, env=env, stdout=subprocess.DEVNULL)
     return env
 

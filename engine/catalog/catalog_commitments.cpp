@@ -194,51 +194,69 @@ Decimal stored_decimal(const store::Column& c) {
 
 }  // namespace
 
+namespace {
+
+constexpr const char* kCommitmentColumns =
+    "SELECT id, provider, subject_kind, subject, region, program, offering_class, term_months, "
+    "payment, upfront, hourly, currency, effective_from, effective_to, ";
+
+CommitmentRow commitment_row(const store::Statement& q) {
+  CommitmentRow r;
+  r.id = q.getColumn(0).getInt64();
+  r.provider = q.getColumn(1).getStringView();
+  r.subject_kind =
+      q.getColumn(2).getStringView() == "gpu" ? SubjectKind::gpu : SubjectKind::instance;
+  r.subject = q.getColumn(3).getStringView();
+  r.region = q.getColumn(4).getStringView();
+  r.program = parse_commitment_program(q.getColumn(5).getStringView());
+  r.offering_class = q.getColumn(6).getStringView();
+  r.term_months = q.getColumn(7).getInt();
+  r.payment = parse_commitment_payment(q.getColumn(8).getStringView());
+  const Currency c = Currency::parse(q.getColumn(11).getStringView());
+  r.upfront = Money(stored_decimal(q.getColumn(9)), c);
+  r.hourly = Money(stored_decimal(q.getColumn(10)), c);
+  r.period.from = Instant{std::chrono::seconds{q.getColumn(12).getInt64()}};
+  if (!q.getColumn(13).isNull()) {
+    r.period.to = Instant{std::chrono::seconds{q.getColumn(13).getInt64()}};
+  }
+  r.source = q.getColumn(14).getStringView();
+  r.as_of = q.getColumn(15).getStringView();
+  return r;
+}
+
+}  // namespace
+
 void read_commitments(store::Connection& db, CatalogData& out, const std::set<std::string>* gpus,
                       bool with_source) {
-  std::set<std::pair<std::string_view, std::string_view>> types;  // (provider, id) in `out`
-  nlohmann::json subjects = nlohmann::json::array();  // the GPU and instance type ids wanted
-  if (gpus) {
-    for (const auto& t : out.instance_types) {
-      types.emplace(t.provider, t.id);
-      subjects.push_back(t.id);
-    }
-    for (const auto& g : *gpus) subjects.push_back(g);
-    if (subjects.empty()) return;
+  const std::string columns =
+      std::string(kCommitmentColumns) + (with_source ? "source" : "''") + ", as_of ";
+  if (!gpus) {
+    store::Statement q(db, columns +
+                               "FROM commitment_price ORDER BY provider, subject_kind, subject, "
+                               "region, program, offering_class, term_months, payment, "
+                               "effective_from");
+    while (q.executeStep()) out.commitments.push_back(commitment_row(q));
+    return;
   }
-  store::Statement q(db, std::string("SELECT id, provider, subject_kind, subject, region, program, "
-                                     "offering_class, term_months, payment, upfront, hourly, "
-                                     "currency, effective_from, effective_to, ") +
-                             (with_source ? "source" : "''") + ", as_of FROM commitment_price " +
-                             (gpus ? "WHERE subject IN (SELECT value FROM json_each(?)) " : "") +
-                             "ORDER BY provider, subject_kind, subject, region, program, "
-                             "offering_class, term_months, payment, effective_from");
-  if (gpus) q.bind(1, subjects.dump());
-  while (q.executeStep()) {
-    CommitmentRow r;
-    r.provider = q.getColumn(1).getString();
-    r.subject_kind = q.getColumn(2).getString() == "gpu" ? SubjectKind::gpu : SubjectKind::instance;
-    r.subject = q.getColumn(3).getString();
-    if (gpus && (r.subject_kind == SubjectKind::gpu ? gpus->count(r.subject) == 0
-                                                    : types.count({r.provider, r.subject}) == 0)) {
-      continue;
-    }
-    r.id = q.getColumn(0).getInt64();
-    r.region = q.getColumn(4).getString();
-    r.program = parse_commitment_program(q.getColumn(5).getString());
-    r.offering_class = q.getColumn(6).getString();
-    r.term_months = q.getColumn(7).getInt();
-    r.payment = parse_commitment_payment(q.getColumn(8).getString());
-    const Currency c = Currency::parse(q.getColumn(11).getString());
-    r.upfront = Money(stored_decimal(q.getColumn(9)), c);
-    r.hourly = Money(stored_decimal(q.getColumn(10)), c);
-    r.period.from = Instant{std::chrono::seconds{q.getColumn(12).getInt64()}};
-    if (!q.getColumn(13).isNull()) {
-      r.period.to = Instant{std::chrono::seconds{q.getColumn(13).getInt64()}};
-    }
-    r.source = q.getColumn(14).getString();
-    r.as_of = q.getColumn(15).getString();
-    out.commitments.push_back(std::move(r));
+  // The subjects a quote of `gpus` can use: each instance type already in `out`, and each GPU
+  // at each provider. Each is read by its own range of the key index (the unique key), in key
+  // order: no scan of the table, no sort.
+  std::set<std::tuple<std::string_view, std::string_view, std::string_view>> subjects;
+  for (const auto& t : out.instance_types) subjects.emplace(t.provider, "instance", t.id);
+  for (const auto& p : out.providers) {
+    for (const auto& g : *gpus) subjects.emplace(p.id, "gpu", g);
+  }
+  if (subjects.empty()) return;
+  store::Statement q(db, columns +
+                             "FROM commitment_price WHERE provider = ? AND subject_kind = ? AND "
+                             "subject = ? ORDER BY region, program, offering_class, term_months, "
+                             "payment, effective_from");
+  for (const auto& [provider, kind, subject] : subjects) {
+    q.reset();
+    q.bind(1, provider);
+    q.bind(2, kind);
+    q.bind(3, subject);
+    while (q.executeStep()) out.commitments.push_back(commitment_row(q));
   }
 }
 

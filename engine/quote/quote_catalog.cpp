@@ -56,17 +56,22 @@ Catalog load_quote_catalog(Database& db, Instant at, const Workload& workload,
                            std::optional<UnloadedOffers>* unloaded) {
   store::Connection& sql = connection(db);
   try {
+    // One read snapshot for every query below: the summary and the rows it narrows are of the
+    // same moment, and SQLite takes its read lock once instead of once per statement.
+    store::Transaction snapshot(sql, store::Transaction::Kind::read_snapshot, "quote");
     const std::int64_t t = at.time_since_epoch().count();
     if (unloaded) unloaded->reset();
     if (auto summary = unloaded ? read_offer_summary(sql) : std::nullopt) {
       if (auto data = read_with_summary(sql, *summary, t, workload)) {
         *unloaded = std::move(summary);
+        snapshot.commit();
         return Catalog(std::move(*data));
       }
     }
     CatalogData data = read_catalog_data(sql, std::nullopt, PriceLoad::none);
     const auto ids = named_gpu_ids(data, workload);
     read_prices_around(sql, data, t, ids ? &*ids : nullptr);
+    snapshot.commit();
     return Catalog(std::move(data));
   } catch (const store::SqlError& e) {
     throw StoreError(std::string("cannot read the catalog: ") + e.what());

@@ -98,3 +98,25 @@ TEST_CASE("a DST zone keeps local calendar rules", "[time][tz]") {
   CHECK(fmt(la.add_months(at("2019-02-10T18:00:00Z"), 1)) == "2019-03-10T17:00:00Z");
   CHECK_THROWS_AS(Calendar("Mars/Olympus_Mons"), gpubill::ParseError);
 }
+
+TEST_CASE("UTC calendars, by either name, without the tz database", "[time][tz]") {
+  // Worked by hand: UTC has offset 0 and no transitions, so local time is the instant itself.
+  for (const char* name : {"UTC", "Etc/UTC"}) {
+    INFO(name);
+    const Calendar utc(name);
+    CHECK(utc.zone_name() == name);
+    const Instant t = at("2020-02-29T23:30:15Z");
+    CHECK(fmt(utc.hour_start(t)) == "2020-02-29T23:00:00Z");
+    CHECK(fmt(utc.next_hour(t)) == "2020-03-01T00:00:00Z");
+    CHECK(utc.local_day(t) ==
+          date::year_month_day{date::year{2020}, date::February, date::day{29}});
+    CHECK(fmt(utc.month_start(t)) == "2020-02-01T00:00:00Z");
+    CHECK(fmt(utc.next_month_start(t)) == "2020-03-01T00:00:00Z");
+    CHECK(fmt(utc.midnight_after(t, 1)) == "2020-03-01T00:00:00Z");
+    CHECK(fmt(utc.add_months(at("2020-01-31T10:00:00Z"), 1)) == "2020-02-29T10:00:00Z");
+    CHECK(fmt(utc.add_months(t, 12)) == "2021-02-28T23:30:15Z");
+    CHECK(fmt(utc.from_local(date::local_days{date::year{2019} / 11 / 3} +
+                             std::chrono::minutes{90})) == "2019-11-03T01:30:00Z");
+    CHECK(utc.format_local(t) == "2020-02-29 23:30:15 UTC");
+  }
+}
