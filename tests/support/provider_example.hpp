@@ -2,7 +2,8 @@
 // issue 27): a database of the bundled catalog (plus a test-local catalog with the example's unit
 // prices where the bundled one has none), a usage log written as the example describes it,
 // `gpubill replay`, then `charges` / `instances` / `explain` read back as JSON (or text). The one
-// harness for both pay-as-you-go and prepaid examples.
+// harness for both pay-as-you-go and prepaid examples. With GPUBILL_TEST_DB=postgres the CLI runs
+// on a PostgreSQL database of the test cluster (test_database.hpp), as `gpubill init` leaves one.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -16,6 +17,7 @@
 #include "gpubill/base/decimal.hpp"
 #include "gpubill/base/time.hpp"
 #include "temp_dir.hpp"
+#include "test_database.hpp"
 
 namespace gpubill::testing {
 
@@ -32,9 +34,30 @@ inline bool same_instant(const nlohmann::json& value, const char* rfc3339) {
   return value.is_string() && parse_instant(value.get<std::string>()) == parse_instant(rfc3339);
 }
 
+// The PostgreSQL template of ExampleRun: what `gpubill init` writes.
+inline const std::string& initialized_postgres_template() {
+  static const std::string name = postgres_template("init", [](Database& db) {
+    ensure_bundled_catalog(db);
+    refresh_offer_summary(db, summarize_offers);
+  });
+  return name;
+}
+
 class ExampleRun {
  public:
-  ExampleRun() { ensure_database(db_); }
+  ExampleRun() {
+    if (testing_on_postgres()) {
+      pg_ = PgCopies::instance().take(initialized_postgres_template());
+      db_ = pg_->url();
+    } else {
+      ensure_database(db_);
+    }
+  }
+  ~ExampleRun() {
+    if (pg_) PgCopies::instance().give_back(initialized_postgres_template(), std::move(pg_));
+  }
+  ExampleRun(const ExampleRun&) = delete;
+  ExampleRun& operator=(const ExampleRun&) = delete;
 
   // Imports a catalog file of tests/data/. --force: an example's documented unit prices need
   // not look like a market's (catalog check's floors compare them with the bundled catalog).
@@ -137,7 +160,8 @@ class ExampleRun {
 
  private:
   TempDir dir_;
-  std::string db_ = dir_.file("examples.db");
+  std::string db_ = dir_.file("examples.db");  // or the PostgreSQL copy's URL
+  std::unique_ptr<PgDatabase> pg_;
   int logs_ = 0;
 };
 

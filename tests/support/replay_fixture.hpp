@@ -138,6 +138,14 @@ inline const TemplateCatalog& template_catalog() {
   return loaded;
 }
 
+// The same for the PostgreSQL template, loaded from the first fixture's fresh copy (a
+// template cannot be copied while a connection is open to it); its row ids are that template's.
+inline const TemplateCatalog& postgres_template_catalog(Database& fresh_copy) {
+  static const TemplateCatalog loaded{catalog_stamp(connection(fresh_copy)),
+                                      Catalog::load_for_billing(fresh_copy)};
+  return loaded;
+}
+
 // An in-memory database (no fsync: the property tests replay hundreds of logs), filled from
 // the template with SQLite's backup API when `bundled`. On PostgreSQL (GPUBILL_TEST_DB), a new
 // database copied from the PostgreSQL template, or an empty one.
@@ -150,6 +158,8 @@ class ReplayFixture {
     if (bundled && !store_.on_postgres()) {
       SQLite::Database source(bundled_template(), SQLite::OPEN_READONLY);
       SQLite::Backup(sql(), source).executeStep();
+    } else if (bundled) {
+      postgres_template_catalog(db());  // loaded once, while this copy is as the template
     }
     from_template_ = bundled;
   }
@@ -185,10 +195,10 @@ class ReplayFixture {
     const std::string path = write_log(name, text);
     // The template's catalog stands for this database's while the catalog is the template's
     // unchanged (a clean stamp equal to the template's); else replay loads it, as a user's does.
-    // (On PostgreSQL the catalog is always loaded: its row ids are that database's.)
-    if (!on_postgres()) {
-      const TemplateCatalog& shared = template_catalog();
-      if (from_template_ && shared.stamp.dirty == 0 && catalog_stamp(conn()) == shared.stamp) {
+    if (from_template_) {
+      const TemplateCatalog& shared =
+          on_postgres() ? postgres_template_catalog(db()) : template_catalog();
+      if (shared.stamp.dirty == 0 && catalog_stamp(conn()) == shared.stamp) {
         return replay_logs(db(), shared.catalog, {path}, options);
       }
     }
