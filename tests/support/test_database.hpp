@@ -90,7 +90,15 @@ class PgCopies {
 
   std::unique_ptr<PgDatabase> take(const std::string& template_name) {
     auto& free = free_[template_name];
-    if (free.empty()) return std::make_unique<PgDatabase>(template_name);
+    if (free.empty()) {
+      auto db = std::make_unique<PgDatabase>(template_name);
+      // The template's fingerprint, read from a new copy: a connection to the template itself
+      // would make another process's copy of it fail ("being accessed by other users").
+      if (!fingerprints_.count(template_name)) {
+        fingerprints_.emplace(template_name, catalog_fingerprint(*db->open()));
+      }
+      return db;
+    }
     auto db = std::move(free.back());
     free.pop_back();
     return db;
@@ -100,7 +108,7 @@ class PgCopies {
   void give_back(const std::string& template_name, std::unique_ptr<PgDatabase> db) {
     try {
       auto conn = db->open();
-      if (catalog_fingerprint(*conn) != fingerprint(template_name)) return;
+      if (catalog_fingerprint(*conn) != fingerprints_.at(template_name)) return;
       // The tables a replay writes, which the template holds empty; their ids start again at 1
       // as in a new copy.
       conn->exec_native(
@@ -113,15 +121,6 @@ class PgCopies {
   }
 
  private:
-  const std::string& fingerprint(const std::string& template_name) {
-    auto it = fingerprints_.find(template_name);
-    if (it == fingerprints_.end()) {
-      auto conn = store::Connection::open(with_param(pg_server_url(), "dbname=" + template_name));
-      it = fingerprints_.emplace(template_name, catalog_fingerprint(*conn)).first;
-    }
-    return it->second;
-  }
-
   std::map<std::string, std::vector<std::unique_ptr<PgDatabase>>> free_;
   std::map<std::string, std::string> fingerprints_;
 };
