@@ -470,6 +470,9 @@ std::string PgConnection::lock_holder(std::int64_t key) {
       "SELECT a.pid, coalesce(a.application_name, ''), coalesce(a.client_addr::text, 'local'), "
       "coalesce(to_char(a.xact_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), '') "
       "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
+      // Advisory locks belong to a database: the same key held in another database of the
+      // server is another gpubill's, not this one's holder.
+      "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
       "AND l.granted AND l.classid = " +
       std::to_string(u >> 32) + " AND l.objid = " + std::to_string(u & 0xffffffffu) +
       " AND l.objsubid = 1 LIMIT 1";
