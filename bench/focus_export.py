@@ -11,15 +11,13 @@ the pairs. Target: FOCUS within 1.3x of CSV.
     bench/focus_export.py ... --instances 20 --days 2 --runs 1     # the CI smoke (no timing)
 """
 import argparse
-import atexit
 import os
 import subprocess
 import sys
-import shutil
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import abtime  # noqa: E402
+from replayed_log import replayed_database  # noqa: E402
 
 
 def count_rows(cmd, env):
@@ -51,19 +49,8 @@ def main():
     p.add_argument("--keep", help="directory for the log and database (kept between calls)")
     a = p.parse_args()
 
-    work = a.keep or tempfile.mkdtemp(prefix="gpubill-focus-bench-")
-    os.makedirs(work, exist_ok=True)
-    if not a.keep:
-        atexit.register(shutil.rmtree, work, True)
-    log = os.path.join(work, "u%d-%d.jsonl" % (a.instances, a.days))
-    db = os.path.join(work, "u%d-%d.db" % (a.instances, a.days))
-    env = dict(os.environ, GPUBILL_DB=db)
-    if not os.path.exists(db):
-        subprocess.run([a.gen_log, "--instances", str(a.instances), "--days", str(a.days),
-                        "--out", log], check=True, stdout=subprocess.DEVNULL)
-        subprocess.run([a.gpubill, "init"], check=True, env=env, stdout=subprocess.DEVNULL)
-        subprocess.run([a.gpubill, "replay", log], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
+    work, db, env = replayed_database(a.gpubill, a.gen_log, a.instances, a.days, a.keep,
+                                      "gpubill-focus-bench-")
     focus = [a.gpubill, "charges", "--format", "focus"]
     csv = [a.gpubill, "charges", "--hourly", "--format", "csv"]
     rows_focus, rows_csv = count_rows(focus, env), count_rows(csv, env)

@@ -17,16 +17,14 @@ Without --pg-url it uses the CTest fixture's cluster (GPUBILL_TEST_PG_CLUSTER, i
 directory), and exits 77 (skipped) when that fixture found no server binaries.
 """
 import argparse
-import atexit
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import abtime  # noqa: E402
+from replayed_log import replayed_database  # noqa: E402
 
 
 def server_url(given):
@@ -71,19 +69,8 @@ def main():
     a = p.parse_args()
     url = server_url(a.pg_url)
 
-    work = a.keep or tempfile.mkdtemp(prefix="gpubill-pg-focus-bench-")
-    os.makedirs(work, exist_ok=True)
-    if not a.keep:
-        atexit.register(shutil.rmtree, work, True)
-    log = os.path.join(work, "u%d-%d.jsonl" % (a.instances, a.days))
-    db = os.path.join(work, "u%d-%d.db" % (a.instances, a.days))
-    env = dict(os.environ, GPUBILL_DB=db)
-    if not os.path.exists(db):
-        subprocess.run([a.gen_log, "--instances", str(a.instances), "--days", str(a.days),
-                        "--out", log], check=True, stdout=subprocess.DEVNULL)
-        subprocess.run([a.gpubill, "init"], check=True, env=env, stdout=subprocess.DEVNULL)
-        subprocess.run([a.gpubill, "replay", log], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
+    work, db, env = replayed_database(a.gpubill, a.gen_log, a.instances, a.days, a.keep,
+                                      "gpubill-pg-focus-bench-")
     name = "gpubill_focus_bench_%d_%d" % (a.instances, a.days)
     copied = subprocess.run([a.bench, "copy", db, url, name], check=True, stdout=subprocess.PIPE,
                             text=True).stdout.splitlines()
