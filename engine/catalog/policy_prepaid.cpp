@@ -29,7 +29,9 @@ std::string_view name_of(Enum v, const std::pair<Enum, std::string_view> (&names
 }
 
 constexpr std::pair<PrepaidTermEnd, std::string_view> kTermEnd[] = {
-    {PrepaidTermEnd::same_time, "same_time"}, {PrepaidTermEnd::next_midnight, "next_midnight"}};
+    {PrepaidTermEnd::same_time, "same_time"},
+    {PrepaidTermEnd::next_midnight, "next_midnight"},
+    {PrepaidTermEnd::day_end, "day_end"}};
 constexpr std::pair<ReturnUsedValue, std::string_view> kUsedValue[] = {
     {ReturnUsedValue::months_then_payg, "months_then_payg"},
     {ReturnUsedValue::pro_rata_hours, "pro_rata_hours"},

@@ -41,7 +41,9 @@ void value_months_then_payg(const PrepaidHolding& h, Instant at, const BillingPo
 void value_pro_rata_hours(const PrepaidHolding& h, Instant at, const BillingPolicy& policy,
                           const Calendar& calendar, ReturnValue& r) {
   const Instant start = calendar.hour_start(h.purchased_at);
-  r.ordered_hours = (h.expiry - start).count() / kSecondsPerHour;
+  // Both ends to whole hours: the start back to its hour, the expiry on to the next (an order
+  // ending at 23:59:59 is ordered up to 00:00, as Huawei counts it).
+  r.ordered_hours = ((h.expiry - start).count() + kSecondsPerHour - 1) / kSecondsPerHour;
   r.used_hours =
       std::max<std::int64_t>(0, (calendar.hour_start(at) - start).count()) / kSecondsPerHour;
   r.used_hours = std::min(r.used_hours, r.ordered_hours);
@@ -122,9 +124,17 @@ Instant prepaid_term_end(Instant start, int months, const BillingPolicy& policy,
                          const Calendar& calendar) {
   if (months < 1) throw std::invalid_argument("prepaid_term_end: months must be at least 1");
   const Instant end = calendar.add_months(start, months);
-  if (policy.prepaid.term_end == PrepaidTermEnd::same_time) return end;
-  const Instant day_start = calendar.midnight_after(end, 0);
-  return day_start == end ? end : calendar.midnight_after(end, 1);
+  switch (policy.prepaid.term_end) {
+    case PrepaidTermEnd::same_time:
+      return end;
+    case PrepaidTermEnd::next_midnight: {
+      const Instant day_start = calendar.midnight_after(end, 0);
+      return day_start == end ? end : calendar.midnight_after(end, 1);
+    }
+    case PrepaidTermEnd::day_end:
+      return calendar.midnight_after(end, 1) - std::chrono::seconds{1};
+  }
+  return end;
 }
 
 Instant expiry_day_anchor(Instant expiry, const BillingPolicy& policy) {

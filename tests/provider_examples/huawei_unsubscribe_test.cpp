@@ -24,13 +24,14 @@ std::string destroy(const char* id, const char* instance, const char* at) {
 }
 }  // namespace
 
-TEST_CASE("Huawei term example: bought 15:50:04 for a month, the term ends at the end of the day",
-          "[provider_examples][huawei][term]") {
+TEST_CASE(
+    "Huawei term example: bought 15:50:04 for a month, the term ends at 23:59:59 of its expiry day",
+    "[provider_examples][huawei][term]") {
   // support.huaweicloud.com/intl/zh-cn/price-deh/deh_billing_0004.html (the yearly/monthly
   // billing cycle, same wording for ECS): "一个计费周期的起点是您开通或续费资源的时间（精确到秒），
   // 终点则是到期日的23:59:59 … 2023/03/08 15:50:04购买 … 第一个计费周期为：2023/03/08 15:50:04 ~
   // 2023/04/08 23:59:59；第二个计费周期为：2023/04/08 23:59:59 ~ 2023/05/08 23:59:59".
-  // gpubill ends the term at the midnight after 23:59:59 (one second later).
+  // The renewal (its period) starts at that second and ends at 23:59:59 a month later.
   ExampleRun ex;
   ex.import("huawei-doc-examples.json");
   ex.replay(
@@ -42,8 +43,9 @@ TEST_CASE("Huawei term example: bought 15:50:04 for a month, the term ends at th
   const auto renewals = ex.instance_charges("h", "renewal");
   REQUIRE(orders.size() == 1);
   REQUIRE(renewals.size() == 1);
-  CHECK(same_instant(orders[0].at("period_end"), "2023-04-09T00:00:00+08:00"));
-  CHECK(same_instant(renewals[0].at("period_end"), "2023-05-09T00:00:00+08:00"));
+  CHECK(same_instant(orders[0].at("period_end"), "2023-04-08T23:59:59+08:00"));
+  CHECK(same_instant(renewals[0].at("period_start"), "2023-04-08T23:59:59+08:00"));
+  CHECK(same_instant(renewals[0].at("period_end"), "2023-05-08T23:59:59+08:00"));
 }
 
 TEST_CASE("Huawei five-day no-reason unsubscription: 5 × 24 h from the opening, to the second",

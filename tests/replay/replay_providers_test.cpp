@@ -180,8 +180,8 @@ TEST_CASE("Huawei payg: 1800 s of 15.09/h rounds down to 7.54", "[replay][huawei
 TEST_CASE("Huawei auto-renewal 7 days before expiry at 03:00", "[replay][huawei]") {
   ReplayFixture fx;
   fx.import_catalog(data_path("huawei-fake-prices.json"));
-  // The term ends at the end of its expiry date Apr 10 (Huawei's 23:59:59, taken as Apr 11
-  // 00:00); auto-renewal Apr 3 03:00 (7 days before the expiry date) for [Apr 11, May 11).
+  // The term ends at 23:59:59 of its expiry date Apr 10 (Huawei's day_end); auto-renewal Apr 3
+  // 03:00 (7 days before the expiry date) for [Apr 10 23:59:59, May 10 23:59:59).
   fx.replay_text(R"(
 {"id":"t1","time":"2021-03-10T09:00:00+08:00","type":"topup","account":"acme","amount":"8800","currency":"CNY"}
 {"id":"c1","time":"2021-03-10T15:00:00+08:00","type":"create","account":"acme","instance":"h","provider":"huawei","region":"cn-north-4","instance_type":"p2.2xlarge.8","mode":"prepaid","months":1,"auto_renew":true}
@@ -189,7 +189,7 @@ TEST_CASE("Huawei auto-renewal 7 days before expiry at 03:00", "[replay][huawei]
                  until("2021-04-05T00:00:00+08:00"));
   const auto c = fx.charges();
   REQUIRE(c.size() == 2);
-  CHECK_CHARGE(c[1], "auto_renewal", "2021-04-11T00:00:00+08:00", "2021-05-11T00:00:00+08:00", 1,
+  CHECK_CHARGE(c[1], "auto_renewal", "2021-04-10T23:59:59+08:00", "2021-05-10T23:59:59+08:00", 1,
                "1", "4400", "4400.00", "0", "4400.00");
   CHECK(fx.movements("acme").back().at == secs("2021-04-03T03:00:00+08:00"));
 }

@@ -59,9 +59,12 @@ enum class MeteredResource { compute, disk, bandwidth };
 // When a prepaid term of N months ends (in the provider's billing time zone):
 //   same_time      start + N calendar months, at the time of day it was bought (Tencent);
 //   next_midnight  the first local 00:00 at or after start + N months: the order ends at the end
-//                  of its expiry day (Alibaba "次日的零点", Huawei "到期日的23:59:59").
+//                  of its expiry day, at the midnight after it (Alibaba "次日的零点");
+//   day_end        the last second of the local day of start + N months, 23:59:59: the order
+//                  ends within its expiry day, and a renewal starts at that second (Huawei
+//                  "终点则是到期日的23:59:59").
 // Renewals add months to the previous end, then apply the same rule.
-enum class PrepaidTermEnd { same_time, next_midnight };
+enum class PrepaidTermEnd { same_time, next_midnight, day_end };
 // The value of the time used, taken off what was paid, in an ordinary (not no-reason) return:
 //   months_then_payg  whole months used at the monthly price × discount, the rest at the
 //                     pay-as-you-go hourly price, to the second (Tencent);

@@ -17,7 +17,8 @@ namespace gpubill::rules {
 // prepaid_term_end: the end of a term of `months` calendar months from `start` (a purchase, or
 // the previous end for a renewal): start + months with the day clamped to the month's end
 // (Calendar::add_months), then, with PrepaidTermEnd::next_midnight, moved to the first local
-// 00:00 at or after it. REQUIRES months >= 1.
+// 00:00 at or after it, or with PrepaidTermEnd::day_end to 23:59:59 local of its day.
+// REQUIRES months >= 1 (std::invalid_argument otherwise).
 Instant prepaid_term_end(Instant start, int months, const BillingPolicy& policy,
                          const Calendar& calendar);
 // The local instant the provider's "expiry day" counts from: the expiry itself, or one second
@@ -44,8 +45,9 @@ struct PrepaidHolding {
 //                     an order of that many months) + the rest of the time at the hourly price
 //                     (to the second);
 //   pro_rata_hours    used = paid × used hours / ordered hours: hours counted from the local hour
-//                     the order started, ordered hours up to the expiry, used hours up to the
-//                     start of the hour of `at`;
+//                     the order started, ordered hours up to the expiry (a started hour counting
+//                     whole: 23:59:59 counts to 00:00), used hours up to the start of the hour
+//                     of `at`;
 //   pro_rata_days     used = paid × used days / ordered days, from the purchase, a started day
 //                     counting whole;
 // fee = paid × return_fee_percent / 100; amount = paid − used − fee, never below 0. `used` and
