@@ -87,3 +87,25 @@ TEST_CASE("Baidu carry: a log replayed in two parts bills as the whole log",
   CHECK(carry_billed_hours(parts) == carry_billed_hours(whole));
   CHECK(parts.billed("acme", "compute") == dec("0.31"));
 }
+
+// The same FAQ, "How to deal with the arrears?": "When there are arrears, the system will
+// immediately stop the service." BCC is charged on the hour (Beijing time): 0.15 CNY pays the
+// first hour (0.10, 0.05 left); the second hour's 0.11 leaves −0.06 at 12:00, and the instance is
+// stopped then — no grace — so nothing more is charged for it.
+TEST_CASE(
+    "Baidu example: arrears stop the service at once, at the charge that leaves the balance "
+    "negative",
+    "[provider_examples][baidu][arrears]") {
+  ExampleRun ex;
+  ex.import("baidu-doc-examples.json");
+  ex.replay(
+      R"({"id":"t1","time":"2017-03-01T09:00:00+08:00","type":"topup","account":"acme","amount":"0.15","currency":"CNY"}
+)" + std::string(kCarryCreate),
+      "2017-03-02T00:00:00+08:00");
+  CHECK(carry_billed_hours(ex) == std::vector<std::string>{"0.10", "0.11"});
+  const auto history = ex.history("b");
+  REQUIRE(history.size() == 3);
+  CHECK(history[1].at("reason").get<std::string>().find("grace 0 h") != std::string::npos);
+  CHECK(history[2].at("state") == "arrears_stopped");
+  CHECK(gpubill::testing::same_instant(history[2].at("at"), "2017-03-01T12:00:00+08:00"));
+}
