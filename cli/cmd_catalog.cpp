@@ -235,6 +235,8 @@ Table policy_table(const BillingPolicy* p) {
        {"settlement_decimals", std::to_string(p->settlement_decimals), Kind::integer},
        {"min_charge_seconds_per_run", std::to_string(p->min_charge_seconds_per_run), Kind::integer},
        {"disk_min_charge_seconds", std::to_string(p->disk_min_charge_seconds), Kind::integer},
+       {"spot_interrupted_free_seconds", std::to_string(p->spot_interrupted_free_seconds),
+        Kind::integer},
        {"min_charge_per_lifetime", opt_text(p->min_charge_per_lifetime)},
        {"arrears_grace_hours", std::to_string(p->arrears_grace_hours), Kind::integer},
        {"arrears_retention_hours", std::to_string(p->arrears_retention_hours), Kind::integer},

@@ -501,6 +501,7 @@ CatalogData read_catalog_document(const json& doc, const std::string& file_name)
                 kMeteringPolicyKeys[1],
                 kMeteringPolicyKeys[2],
                 kMeteringPolicyKeys[3],
+                kMeteringPolicyKeys[4],
                 "prepaid_lifecycle",
                 "source",
                 "as_of"},

@@ -59,6 +59,8 @@ void read_metering_policy_fields(const json_input::Fields& f, BillingPolicy& p) 
   // At most a day: a minimum is a few seconds or minutes of a volume's life.
   p.disk_min_charge_seconds =
       f.integer_or("disk_min_charge_seconds", p.disk_min_charge_seconds, 0, 86400);
+  p.spot_interrupted_free_seconds =
+      f.integer_or("spot_interrupted_free_seconds", p.spot_interrupted_free_seconds, 0, 86400);
 }
 
 void write_metering_policy_fields(store::Connection& db,
@@ -66,15 +68,17 @@ void write_metering_policy_fields(store::Connection& db,
   store::Statement q(
       db,
       "UPDATE policy SET spot_price_basis = ?, quote_month_hours = ?, usage_rounding = ?, "
-      "disk_min_charge_seconds = ? WHERE provider = ? AND effective_from = ?");
+      "disk_min_charge_seconds = ?, spot_interrupted_free_seconds = ? WHERE provider = ? AND "
+      "effective_from = ?");
   for (const auto& p : policies) {
     q.reset();
     q.bind(1, std::string(to_string(p.spot_price_basis)));
     q.bind(2, p.quote_month_hours);
     q.bind(3, std::string(to_string(p.usage_rounding)));
     q.bind(4, p.disk_min_charge_seconds);
-    q.bind(5, p.provider);
-    q.bind(6, static_cast<int64_t>(p.period.from.time_since_epoch().count()));
+    q.bind(5, p.spot_interrupted_free_seconds);
+    q.bind(6, p.provider);
+    q.bind(7, static_cast<int64_t>(p.period.from.time_since_epoch().count()));
     q.exec();
   }
 }
@@ -82,7 +86,8 @@ void write_metering_policy_fields(store::Connection& db,
 void read_metering_policy_fields(store::Connection& db, std::vector<BillingPolicy>& policies) {
   store::Statement q(db,
                      "SELECT spot_price_basis, quote_month_hours, usage_rounding, "
-                     "disk_min_charge_seconds FROM policy WHERE id = ?");
+                     "disk_min_charge_seconds, spot_interrupted_free_seconds FROM policy WHERE "
+                     "id = ?");
   for (auto& p : policies) {
     q.reset();
     q.bind(1, static_cast<int64_t>(p.id));
@@ -101,6 +106,7 @@ void read_metering_policy_fields(store::Connection& db, std::vector<BillingPolic
       throw StoreError("policy " + std::to_string(p.id) + ": usage_rounding: " + e.what());
     }
     p.disk_min_charge_seconds = q.getColumn(3).getInt();
+    p.spot_interrupted_free_seconds = q.getColumn(4).getInt();
   }
 }
 

@@ -21,6 +21,7 @@ Classification classify(std::string_view kind) {
   if (kind == "commitment_fee") return {"Purchase", "Recurring"};
   if (kind == "auto_renewal") return {"Purchase", "Recurring"};
   if (kind == "sustained_use_discount") return {"Credit", "Recurring"};
+  if (kind == "interruption_credit") return {"Credit", "One-Time"};
   if (kind == "prepaid_order" || kind == "renewal" || kind == "upgrade" || kind == "refund") {
     return {"Purchase", "One-Time"};
   }

@@ -662,6 +662,10 @@ std::string rule_name(const ChargeLine& c, const BillingPolicy& policy, const Po
            row.sustained_use_tiers;
   }
   if (c.kind == "minimum_charge") return "minimum charge per instance lifetime";
+  if (c.kind == "interruption_credit") {
+    return "spot interruption: a spot instance the provider interrupts within the policy's "
+           "spot_interrupted_free_seconds of its launch is not charged for its compute";
+  }
   if (c.kind == "prepaid_order" || c.kind == "renewal" || c.kind == "auto_renewal") {
     return "rules::prepaid_order — prepaid order with the term discount, rounded " + rounding;
   }

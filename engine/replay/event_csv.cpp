@@ -94,6 +94,10 @@ void parse_csv_event(UsageEvent& ev, const std::vector<int>& column_fields,
         ev.auto_renew = to_bool(text, name, cx);
         present |= bit(f);
         break;
+      case f_interrupted:
+        ev.interrupted = to_bool(text, name, cx);
+        present |= bit(f);
+        break;
       case f_data_disks:
         ev.data_disks = parse_disk_list(text, cx);
         present |= bit(f);

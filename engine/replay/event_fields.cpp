@@ -184,12 +184,15 @@ void finish_event(UsageEvent& ev, Mask present, const Context& cx) {
       if (ev.mode == BillingMode::prepaid) required |= bit(f_months);
       break;
     case EventType::start:
+      required = bit(f_instance);
+      break;
     case EventType::stop:
       required = bit(f_instance);
+      allowed = bit(f_interrupted);
       break;
     case EventType::destroy:
       required = bit(f_instance);
-      allowed = bit(f_return_kind);
+      allowed = bit(f_return_kind) | bit(f_interrupted);
       break;
     case EventType::resize:
       required = bit(f_instance) | bit(f_instance_type);

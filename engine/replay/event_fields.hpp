@@ -38,7 +38,8 @@ enum Field : int {
   f_class,
   f_units,  // "count"
   f_start,
-  f_count,  // fields of a JSON event
+  f_interrupted,  // stop, destroy
+  f_count,        // fields of a JSON event
   // CSV only: the system disk as two columns
   f_system_disk_kind = f_count,
   f_system_disk_gb,
@@ -69,6 +70,7 @@ inline constexpr std::array<std::string_view, f_csv_count> kFieldNames = {"id",
                                                                           "class",
                                                                           "count",
                                                                           "start",
+                                                                          "interrupted",
                                                                           "system_disk_kind",
                                                                           "system_disk_gb"};
 

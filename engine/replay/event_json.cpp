@@ -234,6 +234,19 @@ class LineReader {
     return to_integer(number_text(v, field), field, cx_, min, max);
   }
 
+  bool bool_of(od::value& v, std::string_view field) const {
+    const od::json_type type = type_of(v, field);
+    if (type != od::json_type::boolean) {
+      cx_.fail(field, std::string("must be true or false, not ") + type_name(type));
+    }
+    bool flag = false;
+    if (v.get_bool().get(flag)) {
+      cx_.fail(field,
+               "not valid JSON: '" + std::string(v.raw_json_token()) + "' is not true or false");
+    }
+    return flag;
+  }
+
   DiskSpec disk_of(od::value v, const std::string& field) const {
     const od::json_type type = type_of(v, field);
     if (type != od::json_type::object) {
@@ -301,19 +314,12 @@ class LineReader {
       case f_units:
         ev.count = integer_of(value, key, 1, kMaxCommitUnits);
         break;
-      case f_auto_renew: {
-        const od::json_type type = type_of(value, key);
-        if (type != od::json_type::boolean) {
-          cx_.fail(key, std::string("must be true or false, not ") + type_name(type));
-        }
-        bool flag = false;
-        if (value.get_bool().get(flag)) {
-          cx_.fail(key, "not valid JSON: '" + std::string(value.raw_json_token()) +
-                            "' is not true or false");
-        }
-        ev.auto_renew = flag;
+      case f_auto_renew:
+        ev.auto_renew = bool_of(value, key);
         break;
-      }
+      case f_interrupted:
+        ev.interrupted = bool_of(value, key);
+        break;
       case f_system_disk:
         ev.system_disk = disk_of(value, "system_disk");
         break;

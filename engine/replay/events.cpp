@@ -122,6 +122,7 @@ void UsageEvent::clear() {
   gpus.reset();
   gpu.clear();
   return_kind.reset();
+  interrupted = false;
   term_months.reset();
   payment.reset();
   offering_class.clear();

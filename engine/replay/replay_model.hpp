@@ -186,6 +186,10 @@ struct Meter {
   // charged with its next record (rules::settle_carried). Saved with the state, so a log
   // replayed in two parts bills as it does whole; left uncharged when the meter is dropped.
   Decimal carry;
+  // A spot compute meter's records settled since its instance's launch while the policy's
+  // spot_interrupted_free_seconds had not passed: what an interruption in that window credits
+  // back (exact and billed sums). Saved with the state.
+  Decimal free_exact, free_billed;
   // Not saved: caches and list membership.
   bool listed = false;
   const PriceRow* price = nullptr;
@@ -303,7 +307,9 @@ class Account {
                      const rules::PrepaidOrder& order, const PriceRow& price,
                      const BillingPolicy& policy);
   std::optional<std::string> start(Sim&, Instance&, Seconds t, std::int64_t seq);
-  std::optional<std::string> stop(Sim&, Instance&, Seconds t, std::int64_t seq);
+  // `note`: what the history says after "stop" / "destroy" (an interruption).
+  std::optional<std::string> stop(Sim&, Instance&, Seconds t, std::int64_t seq,
+                                  const std::string& note = {});
   std::optional<std::string> resize(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> resize_prepaid(Sim& sim, Instance& inst, const InstanceType& type,
                                             const PriceRow& price, const BillingPolicy& policy,
@@ -311,7 +317,8 @@ class Account {
   std::optional<std::string> renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> set_auto_renew(Sim&, Instance&, const UsageEvent&, std::int64_t seq);
   std::optional<std::string> destroy(Sim&, Instance&, Seconds t, std::int64_t seq,
-                                     std::optional<ReturnKind> asked = std::nullopt);
+                                     std::optional<ReturnKind> asked = std::nullopt,
+                                     const std::string& note = {});
   std::optional<std::string> commit(Sim&, const UsageEvent&, std::int64_t seq);
 
   // commitments (replay_sim_commit.cpp)
@@ -373,6 +380,15 @@ class Account {
   void preempt(Sim& sim, Instance& inst, Seconds t);
   // What a stop does to a pay-as-you-go or spot instance's meters at `t`; the history text.
   std::string stop_meters(Sim& sim, Instance& inst, Seconds t);
+  // A stop or destroy with `interrupted`: checks it applies (a running spot instance), and when
+  // the policy's spot_interrupted_free_seconds has not passed since the launch of an instance
+  // never stopped, ends its compute meters at `t` uncharged, credits what they settled since the
+  // launch, and says so in `note`. Returns the reason it does not apply.
+  std::optional<std::string> interrupt(Sim& sim, Instance& inst, Seconds t, std::int64_t seq,
+                                       std::string& note);
+  // The interruption credit of a compute meter (replay_sim_settle.cpp).
+  void credit_interrupted(Sim& sim, Meter& m, Seconds t, std::int64_t seq,
+                          const BillingPolicy& policy);
   void schedule_prepaid(Sim&, Instance& inst, Seconds now);
 
   // balances

@@ -117,16 +117,26 @@ std::optional<std::string> Account::apply(Sim& sim, const UsageEvent& ev, std::i
   switch (ev.type) {
     case EventType::start:
       return start(sim, inst, t, seq);
-    case EventType::stop:
-      return stop(sim, inst, t, seq);
+    case EventType::stop: {
+      std::string note;
+      if (ev.interrupted) {
+        if (auto why = interrupt(sim, inst, t, seq, note)) return why;
+      }
+      return stop(sim, inst, t, seq, note);
+    }
     case EventType::resize:
       return resize(sim, inst, ev, seq);
     case EventType::renew:
       return renew(sim, inst, ev, seq);
     case EventType::set_auto_renew:
       return set_auto_renew(sim, inst, ev, seq);
-    case EventType::destroy:
-      return destroy(sim, inst, t, seq, ev.return_kind);
+    case EventType::destroy: {
+      std::string note;
+      if (ev.interrupted) {
+        if (auto why = interrupt(sim, inst, t, seq, note)) return why;
+      }
+      return destroy(sim, inst, t, seq, ev.return_kind, note);
+    }
     default:
       return "unsupported event";
   }
@@ -174,7 +184,39 @@ std::optional<std::string> Account::start(Sim& sim, Instance& inst, Seconds t, s
   return std::nullopt;
 }
 
-std::optional<std::string> Account::stop(Sim& sim, Instance& inst, Seconds t, std::int64_t seq) {
+std::optional<std::string> Account::interrupt(Sim& sim, Instance& inst, Seconds t, std::int64_t seq,
+                                              std::string& note) {
+  if (inst.mode != BillingMode::spot) {
+    return "interrupted applies to spot instances; '" + inst.id + "' is " +
+           std::string(to_string(inst.mode));
+  }
+  if (inst.state != State::running) {
+    return "interrupted: instance '" + inst.id + "' is not running";
+  }
+  const auto pol = sim.policy_at(inst.provider, t);
+  note = ": interrupted by the provider";
+  if (!pol.row || pol.row->spot_interrupted_free_seconds <= 0) return std::nullopt;
+  const BillingPolicy& policy = *pol.row;
+  bool first_run = true;
+  for (const auto& m : inst.meters) {
+    if (is_compute(*m) && !m->retired) first_run = first_run && m->run_started == inst.created_at;
+  }
+  if (!first_run || t - inst.created_at >= policy.spot_interrupted_free_seconds)
+    return std::nullopt;
+  for (auto& m : inst.meters) {
+    if (!is_compute(*m) || !m->active) continue;
+    credit_interrupted(sim, *m, t, seq, policy);
+    m->active_since = t;  // its open piece is not charged either
+    deactivate(sim, *m, t, false);
+  }
+  note += " within " + std::to_string(policy.spot_interrupted_free_seconds) +
+          " s of its launch: compute not charged from " + when(inst.created_at) + " (policy " +
+          std::to_string(policy.id) + ": spot_interrupted_free_seconds)";
+  return std::nullopt;
+}
+
+std::optional<std::string> Account::stop(Sim& sim, Instance& inst, Seconds t, std::int64_t seq,
+                                         const std::string& note) {
   switch (inst.state) {
     case State::stopped:
       return "instance '" + inst.id + "' is already stopped";
@@ -192,7 +234,7 @@ std::optional<std::string> Account::stop(Sim& sim, Instance& inst, Seconds t, st
   }
   inst.state = State::stopped;
   clear_timer(inst, t_spot_max_run);
-  history(sim, inst, t, "stop" + stop_meters(sim, inst, t), seq);
+  history(sim, inst, t, "stop" + note + stop_meters(sim, inst, t), seq);
   return std::nullopt;
 }
 
@@ -381,7 +423,8 @@ std::optional<std::string> Account::resize_prepaid(Sim& sim, Instance& inst,
 }
 
 std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t, std::int64_t seq,
-                                            std::optional<ReturnKind> asked) {
+                                            std::optional<ReturnKind> asked,
+                                            const std::string& note) {
   const auto pol = sim.policy_at(inst.provider, t);
   if (asked &&
       !(inst.mode == BillingMode::prepaid && inst.state != State::recycle_bin && t < inst.expiry)) {
@@ -481,7 +524,7 @@ std::optional<std::string> Account::destroy(Sim& sim, Instance& inst, Seconds t,
   inst.destroyed_at = t;
   inst.destroy_seq = seq;
   clear_timers(inst);
-  history(sim, inst, t, "destroy", seq);
+  history(sim, inst, t, "destroy" + note, seq);
   retire_settled(sim, inst);
   finish_if_done(sim, inst, t);
   return std::nullopt;

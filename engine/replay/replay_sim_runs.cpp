@@ -127,6 +127,11 @@ void Account::deactivate(Sim& sim, Meter& m, Seconds t, bool min_run, bool relea
   m.used += t - m.active_since;
   m.last_use = t;
   m.active = false;
+  if (!m.free_exact.is_zero() || !m.free_billed.is_zero()) {
+    // The run ends: an interruption credits it first (Account::interrupt), else it stands.
+    m.free_exact = Decimal{};
+    m.free_billed = Decimal{};
+  }
   const bool disk_released = released && m.source == Source::disk;
   if ((min_run && is_compute(m)) || disk_released) {
     const BillingPolicy* policy = t >= m.cache_from && t < m.cache_until && m.policy

@@ -16,6 +16,15 @@ bool same_seqs(const std::vector<std::int64_t>& a, const std::vector<std::int64_
   return a == b;
 }
 
+// Whether a record of a spot compute meter settled at e lies in the free window of its
+// instance's launch (policy spot_interrupted_free_seconds): an interruption would credit it.
+bool in_interruption_window(const Meter& m, const Instance& inst, const BillingPolicy& policy,
+                            Seconds e) {
+  return inst.mode == BillingMode::spot && is_compute(m) &&
+         policy.spot_interrupted_free_seconds > 0 && m.run_started == inst.created_at &&
+         e - inst.created_at < policy.spot_interrupted_free_seconds;
+}
+
 // The instance type a meter's rows name.
 const std::string& label_of(const Meter& m) {
   return m.source == Source::instance ? m.subject : m.owner->type;
@@ -201,6 +210,42 @@ void Account::close_cycle(Sim& sim, Meter& m, Seconds t) {
   m.waiting_cycle = false;
 }
 
+void Account::credit_interrupted(Sim& sim, Meter& m, Seconds t, std::int64_t seq,
+                                 const BillingPolicy& policy) {
+  Instance& inst = *m.owner;
+  if (!m.free_exact.is_zero() || !m.free_billed.is_zero()) {
+    flush(sim, m);  // the settled records stand; the credit follows them
+    ChargeRow row = base_row(name, inst);
+    row.instance_type = label_of(m);
+    row.component = m.component;
+    row.kind = "interruption_credit";
+    row.period_start = inst.created_at;
+    row.period_end = t;
+    row.quantity = "1";
+    row.unit = "interruption";
+    row.unit_price = -m.free_exact;
+    row.price_unit = "interruption";
+    row.exact = -m.free_exact;
+    row.billed = -m.free_billed;
+    row.rounding = row.billed - row.exact;
+    row.decimals = policy.settlement_decimals;
+    row.price_id = meter_price_id(m);
+    row.policy_id = policy.id;
+    row.event_seqs = std::to_string(seq);
+    row.note = "interrupted by the provider " + std::to_string(t - inst.created_at) +
+               " s after its launch, within the policy's spot_interrupted_free_seconds (" +
+               std::to_string(policy.spot_interrupted_free_seconds) + "): the usage settled from " +
+               when(inst.created_at) + " is credited";
+    // A cycle-settled meter's records are rounded together at the cycle's end: the credit is
+    // part of that sum.
+    if (m.cycle_end) m.cycle_exact -= m.free_exact;
+    inst.lifetime_billed += row.billed;
+    charge(sim, row, t, seq, "charge");
+  }
+  m.free_exact = Decimal{};
+  m.free_billed = Decimal{};
+}
+
 // Settles one meter's open hour ending at e. Returns whether a settlement was made.
 void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
   Instance& inst = *m.owner;
@@ -278,6 +323,10 @@ void Account::settle_meter(Sim& sim, Meter& m, Seconds e) {
         }
       }
       r.settled_at = e;
+      if (in_interruption_window(m, inst, policy, e)) {
+        m.free_exact += s.exact.amount();
+        m.free_billed += s.billed.amount();
+      }
       balance_of(inst).amount -= r.billed;
       inst.lifetime_billed += r.billed;
       ++sim.settlements;

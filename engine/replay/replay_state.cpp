@@ -144,6 +144,8 @@ void write_meter(Writer& w, const Meter& m) {
   w.key("cycle_end").num(m.cycle_end);
   w.key("cycle_exact").dec(m.cycle_exact);
   if (!m.carry.is_zero()) w.key("carry").dec(m.carry);
+  if (!m.free_exact.is_zero()) w.key("free_exact").dec(m.free_exact);
+  if (!m.free_billed.is_zero()) w.key("free_billed").dec(m.free_billed);
   w.key("waiting_cycle").boolean(m.waiting_cycle);
   w.key("run");
   write_run(w, m.run);
@@ -288,6 +290,8 @@ std::unique_ptr<Meter> meter_of(const json& j) {
   m->cycle_end = j.value("cycle_end", Seconds{0});
   if (j.contains("cycle_exact")) m->cycle_exact = dec_of(j.at("cycle_exact"));
   if (j.contains("carry")) m->carry = dec_of(j.at("carry"));
+  if (j.contains("free_exact")) m->free_exact = dec_of(j.at("free_exact"));
+  if (j.contains("free_billed")) m->free_billed = dec_of(j.at("free_billed"));
   m->waiting_cycle = j.value("waiting_cycle", false);
   m->run = run_of(j.at("run"));
   return m;

@@ -278,3 +278,26 @@ TEST_CASE("FOCUS conformance: UnitFormat's examples pass the unit check", "[focu
     CHECK(b.rules().empty());
   }
 }
+
+TEST_CASE("FOCUS conformance: a spot interruption's credit", "[focus][conformance]") {
+  // AWS does not charge a Spot Instance EC2 interrupts in its first hour: the hour settled at
+  // 11:00 is credited back at the interruption, a Credit row.
+  ReplayFixture fx;
+  fx.replay_text(
+      R"({"id":"c1","time":"2023-03-01T10:30:00Z","type":"create","account":"acme","instance":"a","provider":"aws","region":"us-east-1","instance_type":"p3.2xlarge","mode":"spot"}
+{"id":"d1","time":"2023-03-01T11:15:00Z","type":"destroy","account":"acme","instance":"a","interrupted":true}
+)",
+      until("2023-04-01T00:00:00Z"));
+  const auto checker = check_focus_export(fx.db());
+  INFO(checker.summary());
+  CHECK(checker.violations().empty());
+  const auto table = export_rows(fx.db());
+  int credits = 0;
+  for (const auto& row : table.rows) {
+    if (*row[column("ChargeCategory")] == "Credit") {
+      ++credits;
+      CHECK(*row[column("BilledCost")] == "-0.58555");
+    }
+  }
+  CHECK(credits == 1);
+}

@@ -203,6 +203,10 @@ struct BillingPolicy {
   // A disk (volume) is billed for at least this many seconds of its life, from its creation to
   // its release (AWS EBS: "billed in per-second increments, with a 60-second minimum"); 0 = none.
   int disk_min_charge_seconds = 0;
+  // A spot instance the provider interrupts within this many seconds of its launch (a `stop` or
+  // `destroy` event with `interrupted`) is charged nothing for its compute since the launch
+  // (AWS: 3600, "If Amazon EC2 interrupts … in the first hour … No charge"); 0 = never.
+  int spot_interrupted_free_seconds = 0;
   // ---- end of metering and pricing rules ----
   // Prepaid lifecycle rules (issue 27 part A): see PrepaidLifecycle above.
   PrepaidLifecycle prepaid;

@@ -41,8 +41,10 @@ struct DiskSpec {
 //   topup           amount, currency
 //   create          instance, provider, region, instance_type, mode; months (prepaid, required);
 //                   auto_renew (prepaid); system_disk, data_disks, bandwidth_mbps, gpus, gpu
-//   start, stop      instance
-//   destroy          instance; return_kind (a prepaid instance before its expiry)
+//   start            instance
+//   stop             instance; interrupted (the provider stopped a spot instance)
+//   destroy          instance; return_kind (a prepaid instance before its expiry); interrupted
+//                    (the provider reclaimed a spot instance)
 //   resize          instance, instance_type
 //   renew           instance, months
 //   set_auto_renew  instance, auto_renew
@@ -68,6 +70,9 @@ struct UsageEvent {
   std::optional<int> gpus;                // attachable GPUs on a host priced per GPU (Google-style)
   std::string gpu;                        // which GPU model, when the host takes several
   std::optional<ReturnKind> return_kind;  // destroy: "no_reason" or "ordinary"
+  // stop, destroy: the provider, not the user, ended the run of a spot instance (an
+  // interruption); some providers charge nothing for it (policy spot_interrupted_free_seconds).
+  bool interrupted = false;
   // commit: "1y" = 12 months, "3y" = 36; the payment option; the offering class ("standard",
   // "convertible"; empty = the only one the catalog has); how many units; when the term starts.
   std::optional<int> term_months;
