@@ -208,7 +208,7 @@ class Driver {
     note_latest(t, path, line);
     payload_ = to_json(ev);
     const std::string type(to_string(ev.type));
-    if (PgBatch* batch = sink_.batch()) {  // PostgreSQL: buffered (replay_sink.hpp)
+    if (PgBatch* batch = sink_.batch()) [[unlikely]] {  // PostgreSQL: buffered (replay_sink.hpp)
       const auto seq =
           batch->insert_event(ev.account, ev.id, t, type, ev.instance, payload_, path, line);
       if (!seq) {

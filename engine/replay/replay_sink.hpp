@@ -205,10 +205,10 @@ class PgBatch final : public store::PendingWrites {
   // no seq spent) — as `INSERT … WHERE NOT EXISTS … RETURNING seq` one at a time. Exact: a
   // filter of the ids stored before (read once an account) and written since says "new" for
   // certain; when it says "maybe", the event table is asked (after a flush).
-  std::optional<std::int64_t> insert_event(const std::string& account, const std::string& id,
-                                           std::int64_t time, std::string_view type,
-                                           const std::string& instance, const std::string& payload,
-                                           const std::string& path, std::int64_t line) {
+  [[gnu::noinline]] std::optional<std::int64_t> insert_event(
+      const std::string& account, const std::string& id, std::int64_t time, std::string_view type,
+      const std::string& instance, const std::string& payload, const std::string& path,
+      std::int64_t line) {
     if (seen_accounts_.insert(account).second) load_stored_ids(account);
     const std::uint64_t h = event_hash(account, id);
     if (ids_.contains(h)) {
@@ -236,13 +236,13 @@ class PgBatch final : public store::PendingWrites {
     return seq;
   }
 
-  std::int64_t insert_charge(const replay::ChargeRow& r) {
+  [[gnu::noinline]] std::int64_t insert_charge(const replay::ChargeRow& r) {
     const std::int64_t id = db_.next_id("charge", "id");
     charges_.push_back({id, r, {}, {}});
     added();
     return id;
   }
-  void update_charge(std::int64_t id, const replay::ChargeRow& r) {
+  [[gnu::noinline]] void update_charge(std::int64_t id, const replay::ChargeRow& r) {
     std::string exact = (r.exact * r.repeat).to_string();
     std::string billed = fixed_text(r.billed * r.repeat, r.decimals);
     if (auto* c = buffered(charges_, id)) {
@@ -254,13 +254,13 @@ class PgBatch final : public store::PendingWrites {
     }
     charge_updates_[id] = {r.repeat, r.period_end, std::move(exact), std::move(billed)};
   }
-  std::int64_t insert_movement(const replay::MovementRow& m) {
+  [[gnu::noinline]] std::int64_t insert_movement(const replay::MovementRow& m) {
     const std::int64_t id = db_.next_id("balance_movement", "id");
     movements_.push_back({id, m, {}, {}});
     added();
     return id;
   }
-  void update_movement(std::int64_t id, const replay::MovementRow& m) {
+  [[gnu::noinline]] void update_movement(std::int64_t id, const replay::MovementRow& m) {
     if (auto* b = buffered(movements_, id)) {
       b->row.at = m.at;
       b->row.amount = m.amount;
@@ -270,7 +270,7 @@ class PgBatch final : public store::PendingWrites {
     movement_updates_[id] = {m.at, m.amount.to_string(), m.balance_after.to_string()};
   }
   // Numbered as events, charges and movements, so that a rolled-back replay spends none.
-  void insert_state(const replay::StateRow& s) {
+  [[gnu::noinline]] void insert_state(const replay::StateRow& s) {
     states_.integer(db_.next_id("instance_state", "id"));
     states_.text(s.account);
     states_.text(s.instance);
@@ -551,7 +551,8 @@ class SqlSink : public replay::Sink {
   PgBatch* batch() noexcept { return batch_.get(); }
 
   std::int64_t insert_charge(const replay::ChargeRow& r) override {
-    if (batch_) return batch_->insert_charge(r);
+    if (batch_) [[unlikely]]
+      return batch_->insert_charge(r);
     auto& q = insert_charge_.start();
     q.bindNoCopy(1, r.account);
     q.bindNoCopy(2, r.instance);
@@ -588,7 +589,8 @@ class SqlSink : public replay::Sink {
   }
 
   void update_charge(std::int64_t id, const replay::ChargeRow& r) override {
-    if (batch_) return batch_->update_charge(id, r);
+    if (batch_) [[unlikely]]
+      return batch_->update_charge(id, r);
     auto& q = update_charge_;
     q.reset();
     q.bind(1, static_cast<int64_t>(r.repeat));
@@ -600,7 +602,8 @@ class SqlSink : public replay::Sink {
   }
 
   std::int64_t insert_movement(const replay::MovementRow& m) override {
-    if (batch_) return batch_->insert_movement(m);
+    if (batch_) [[unlikely]]
+      return batch_->insert_movement(m);
     auto& q = insert_movement_.start();
     q.bindNoCopy(1, m.account);
     q.bind(2, static_cast<int64_t>(m.at));
@@ -614,7 +617,8 @@ class SqlSink : public replay::Sink {
   }
 
   void update_movement(std::int64_t id, const replay::MovementRow& m) override {
-    if (batch_) return batch_->update_movement(id, m);
+    if (batch_) [[unlikely]]
+      return batch_->update_movement(id, m);
     auto& q = update_movement_;
     q.reset();
     q.bind(1, static_cast<int64_t>(m.at));
@@ -625,7 +629,8 @@ class SqlSink : public replay::Sink {
   }
 
   void insert_state(const replay::StateRow& s) override {
-    if (batch_) return batch_->insert_state(s);
+    if (batch_) [[unlikely]]
+      return batch_->insert_state(s);
     auto& q = insert_state_;
     q.reset();
     q.bindNoCopy(1, s.account);
