@@ -314,7 +314,19 @@ class PgConnection final : public Connection {
       // Gone with the connection, or none open: either way nothing is committed.
       return;
     }
-    give_back_ids(false);
+    try {
+      give_back_ids(false);
+    } catch (...) {
+      // Best effort: the numbers stay spent (gaps), as any failed INSERT's.
+    }
+    if (release_id_locks_) {
+      try {
+        tx_->exec("SELECT pg_advisory_unlock_all()");
+        release_id_locks_ = false;
+      } catch (...) {
+        // Gone with the connection: so are its locks.
+      }
+    }
   }
 
   void set_pending_writes(PendingWrites* writes) override;
@@ -383,7 +395,7 @@ class PgConnection final : public Connection {
   }
   std::string lock_holder(std::int64_t key);
   void flush_pending();
-  void give_back_ids(bool committing) noexcept;
+  void give_back_ids(bool committing);
   void reserve_ids(struct IdBlock& block);
   void refuse_while_streaming() const {
     if (stream_transaction_) {
@@ -409,6 +421,7 @@ class PgConnection final : public Connection {
   int cursors_ = 0;                   // cursor names given
   PendingWrites* pending_ = nullptr;  // set_pending_writes
   bool flushing_ = false;             // in pending_->flush()
+  bool release_id_locks_ = false;     // a statement holding an id lock failed: rollback() frees it
   std::map<std::string, IdBlock, std::less<>> ids_;  // next_id's blocks, by table
 };
 
@@ -540,7 +553,12 @@ void PgConnection::commit() {
       throw;
     }
   }
-  give_back_ids(true);
+  try {
+    give_back_ids(true);
+  } catch (...) {
+    rollback();
+    throw;
+  }
   in_transaction_ = false;
   guarded([&] { return tx_->exec("COMMIT"); }, "COMMIT");
   if (pending_) pending_->end_transaction(true);
@@ -631,11 +649,15 @@ void PgConnection::reserve_ids(IdBlock& b) {
   const std::string seq = conn_->quote(b.sequence);
   const std::int64_t n = b.size;
   b.size = std::min<std::int64_t>(b.size * 2, 8192);
+  // Session-level: should the setval fail after the lock, ROLLBACK would not release it
+  // (rollback() then releases every session advisory lock: gpubill holds no others).
+  release_id_locks_ = true;
   const auto r = guarded([&] {
     return tx_->exec("SELECT pg_advisory_lock(" + key + "); SELECT v, pg_advisory_unlock(" + key +
                      ") FROM (SELECT setval(" + seq + ", nextval(" + seq + ") + " +
                      std::to_string(n - 1) + ") AS v OFFSET 0) AS r");
   });
+  release_id_locks_ = false;
   const std::int64_t last = r[0][0].as<std::int64_t>();
   const std::int64_t start = last - n + 1;
   if (!b.taken) {
@@ -652,25 +674,30 @@ void PgConnection::reserve_ids(IdBlock& b) {
 // Sets each sequence back to the first number not used — committing: the rest of the last
 // block; rolled back: every number of the transaction (or of its last block, when another
 // connection took numbers between its blocks) — when no other connection took numbers since.
-void PgConnection::give_back_ids(bool committing) noexcept {
-  try {
-    std::string sql;
-    for (auto& [table, b] : ids_) {
-      if (b.serial != serial_ || !b.taken) continue;
-      const std::int64_t to = committing ? b.next : (b.contiguous ? b.first : b.block_start);
-      b.taken = false;
-      b.serial = 0;
-      if (to >= b.end) continue;
-      const std::string key = std::to_string(b.lock_key);
-      sql += "SELECT pg_advisory_lock(" + key + "); SELECT setval(" + conn_->quote(b.sequence) +
-             ", " + std::to_string(to) + ", false) FROM " + b.sequence +
-             " WHERE is_called AND last_value = " + std::to_string(b.end - 1) +
-             "; SELECT pg_advisory_unlock(" + key + "); ";
-    }
-    if (!sql.empty()) tx_->exec(sql);
-  } catch (...) {
-    // Gone with the connection: the numbers stay spent (gaps), as any lost INSERT's.
+void PgConnection::give_back_ids(bool committing) {
+  std::string sql;
+  for (auto& [table, b] : ids_) {
+    if (b.serial != serial_ || !b.taken) continue;
+    const std::int64_t to = committing ? b.next : (b.contiguous ? b.first : b.block_start);
+    b.taken = false;
+    b.serial = 0;
+    if (to >= b.end) continue;
+    const std::string key = std::to_string(b.lock_key);
+    sql += "SELECT pg_advisory_lock(" + key + "); SELECT setval(" + conn_->quote(b.sequence) +
+           ", " + std::to_string(to) + ", false) FROM " + b.sequence +
+           " WHERE is_called AND last_value = " + std::to_string(b.end - 1) +
+           "; SELECT pg_advisory_unlock(" + key + "); ";
   }
+  if (sql.empty()) return;
+  release_id_locks_ = true;
+  // Committing: in the transaction, through guarded(), so that a failure fails the COMMIT
+  // (an aborted transaction would otherwise answer COMMIT with a silent ROLLBACK).
+  if (committing) {
+    guarded([&] { return tx_->exec(sql); });
+  } else {
+    tx_->exec(sql);
+  }
+  release_id_locks_ = false;
 }
 
 void PgStatement::bind_blob(int index, std::string_view bytes) {
