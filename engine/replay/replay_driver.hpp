@@ -208,6 +208,16 @@ class Driver {
     note_latest(t, path, line);
     payload_ = to_json(ev);
     const std::string type(to_string(ev.type));
+    if (PgBatch* batch = sink_.batch()) [[unlikely]] {  // PostgreSQL: buffered (replay_sink.hpp)
+      const auto seq =
+          batch->insert_event(ev.account, ev.id, t, type, ev.instance, payload_, path, line);
+      if (!seq) {
+        duplicate(ev, path, line, raw);
+        return;
+      }
+      evaluate(ev, *seq, path, line, raw);
+      return;
+    }
     auto& q = insert_event_.start();
     q.bindNoCopy(1, ev.account);
     q.bindNoCopy(2, ev.id);

@@ -17,6 +17,17 @@ std::unique_ptr<Connection> Connection::open(const std::string& target,
   return open_sqlite(target, options);
 }
 
+bool names_table(std::string_view sql, std::string_view table) noexcept {
+  const auto word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  for (auto at = sql.find(table); at != std::string_view::npos; at = sql.find(table, at + 1)) {
+    const auto end = at + table.size();
+    if ((at == 0 || !word(sql[at - 1])) && (end == sql.size() || !word(sql[end]))) return true;
+  }
+  return false;
+}
+
 bool Column::isNull() const {
   if (s_.raw_) return sqlite3_column_type(s_.raw_, index_) == SQLITE_NULL;
   return s_.impl_->is_null(index_);

@@ -54,6 +54,26 @@ struct ConnectOptions {
 class Column;
 class Statement;
 
+// Rows a caller buffers in memory and writes in batches (PostgreSQL: engine/replay's sink, with
+// Connection::copy_rows), registered with Connection::set_pending_writes. The connection calls
+// flush() in the open transaction before it runs any statement whose SQL names one of the
+// buffered tables (touches), and before COMMIT; discard() when the transaction ends without
+// committing (nothing buffered is then ever written). Buffered rows are never half-applied: a
+// flush that fails fails the transaction, which then commits nothing.
+class PendingWrites {
+ public:
+  virtual ~PendingWrites() = default;
+  virtual bool pending() const noexcept = 0;
+  // Whether a statement of this SQL (as the backend runs it) may read or write buffered rows.
+  virtual bool touches(std::string_view sql) const noexcept = 0;
+  virtual void flush() = 0;
+  // The transaction ended: committed (after the last flush) or rolled back (drop the rows).
+  virtual void end_transaction(bool committed) noexcept = 0;
+};
+
+// Whether `sql` names `table` as a whole word (not "event" in "event_seq").
+bool names_table(std::string_view sql, std::string_view table) noexcept;
+
 // One open connection. Not thread-safe: one thread at a time (open one per thread).
 class Connection {
  public:
@@ -87,8 +107,38 @@ class Connection {
   virtual void commit() = 0;
   virtual void rollback() noexcept = 0;
 
+  // ---- Batched writes: PostgreSQL only (an SQLite connection throws StoreError). ----
+  // Registers the buffered rows to flush before statements that touch them and at COMMIT
+  // (PendingWrites); nullptr unregisters, flushing what is left (a failure then fails the open
+  // transaction: COMMIT refuses). One at a time.
+  virtual void set_pending_writes(PendingWrites* /*writes*/) { refuse("batched writes"); }
+  // COPY table (columns) FROM STDIN in the open transaction: `rows` in COPY's text format, each
+  // line ending in '\n' (tab-separated, \N for NULL, backslash escapes). `columns`
+  // comma-separated.
+  virtual void copy_rows(std::string_view /*table*/, std::string_view /*columns*/,
+                         std::string_view /*rows*/) {
+    refuse("COPY");
+  }
+  // The number an INSERT into `table` without `column` (its identity) would take next, for
+  // rows written with their ids (copy_rows): the same numbers, in the same order, as one
+  // INSERT per row. Numbers are reserved from the identity's sequence in blocks under a
+  // session advisory lock (one round trip per block); at COMMIT the unused rest of the last
+  // block, and on ROLLBACK every number the transaction took, is given back when no other
+  // connection took numbers since — so a replay's ids and seqs stay SQLite's, also after a
+  // failed one; when writers of other accounts took numbers meanwhile, ids have gaps.
+  virtual std::int64_t next_id(std::string_view /*table*/, std::string_view /*column*/) {
+    refuse("reserved identity numbers");
+    return 0;
+  }
+
  protected:
   Connection() = default;
+
+ private:
+  // Inline, as every virtual here: the PostgreSQL module links no connection.cpp.
+  [[noreturn]] void refuse(const char* what) const {
+    throw StoreError(describe() + ": " + what + " are PostgreSQL's");
+  }
 };
 
 // A value of the current row, valid until the statement steps, resets or goes. Reads as

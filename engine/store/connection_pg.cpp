@@ -14,6 +14,7 @@
 #include <charconv>
 #include <map>
 #include <pqxx/pqxx>
+#include <pqxx/tablewriter>
 
 #include "gpubill/base/errors.hpp"
 #include "store/dialect.hpp"
@@ -215,6 +216,17 @@ class PgStatement final : public Connection::StatementImpl {
 namespace gpubill::store {
 namespace {
 
+// next_id's numbers of one table: the block reserved from its identity sequence [next, end),
+// and what the transaction `serial` took ([first, end) when contiguous).
+struct IdBlock {
+  std::string sequence;  // as pg_get_serial_sequence names it
+  std::int64_t lock_key = 0;
+  std::uint64_t serial = 0;
+  std::int64_t next = 0, end = 0, block_start = 0, first = 0;
+  std::int64_t size = 0;  // of the next block
+  bool taken = false, contiguous = true;
+};
+
 class PgConnection final : public Connection {
  public:
   PgConnection(PgWhere where, const ConnectOptions& options)
@@ -261,6 +273,7 @@ class PgConnection final : public Connection {
     exec_native(translate_statement(sql));
   }
   void exec_native(std::string_view sql) override {
+    before_statement(sql);
     guarded([&] { return tx_->exec(std::string(sql)); });
   }
   int server_version() override {
@@ -294,11 +307,35 @@ class PgConnection final : public Connection {
   void rollback() noexcept override {
     failed_.clear();
     in_transaction_ = false;
+    if (pending_) pending_->end_transaction(false);
     try {
       tx_->exec("ROLLBACK");
     } catch (...) {
       // Gone with the connection, or none open: either way nothing is committed.
+      return;
     }
+    try {
+      give_back_ids(false);
+    } catch (...) {
+      // Best effort: the numbers stay spent (gaps), as any failed INSERT's.
+    }
+    if (release_id_locks_) {
+      try {
+        tx_->exec("SELECT pg_advisory_unlock_all()");
+        release_id_locks_ = false;
+      } catch (...) {
+        // Gone with the connection: so are its locks.
+      }
+    }
+  }
+
+  void set_pending_writes(PendingWrites* writes) override;
+  void copy_rows(std::string_view table, std::string_view columns, std::string_view rows) override;
+  std::int64_t next_id(std::string_view table, std::string_view column) override;
+
+  // Flushes the pending writes before a statement of `sql` that touches them.
+  void before_statement(std::string_view sql) {
+    if (pending_ && !flushing_ && pending_->pending() && pending_->touches(sql)) flush_pending();
   }
 
   // Runs `f` against the server, turning libpqxx's exceptions into gpubill's.
@@ -357,6 +394,9 @@ class PgConnection final : public Connection {
                     : "the open transaction, if any, was not committed"));
   }
   std::string lock_holder(std::int64_t key);
+  void flush_pending();
+  void give_back_ids(bool committing);
+  void reserve_ids(struct IdBlock& block);
   void refuse_while_streaming() const {
     if (stream_transaction_) {
       throw StoreError(described_ +
@@ -373,16 +413,21 @@ class PgConnection final : public Connection {
   std::unique_ptr<pqxx::nontransaction> tx_;
   std::map<std::string, std::string> prepared_;  // translated SQL → statement name
   int statements_ = 0;                           // names given, failed preparations too
-  std::string failed_;               // the first statement error of the open transaction
-  bool in_transaction_ = false;      // a Transaction's (begin_write, begin_read) is open
-  bool stream_transaction_ = false;  // the streamed queries' own read snapshot is open
-  int stream_cursors_ = 0;           // cursors open in it
-  std::uint64_t serial_ = 0;         // transactions begun so far
-  int cursors_ = 0;                  // cursor names given
+  std::string failed_;                // the first statement error of the open transaction
+  bool in_transaction_ = false;       // a Transaction's (begin_write, begin_read) is open
+  bool stream_transaction_ = false;   // the streamed queries' own read snapshot is open
+  int stream_cursors_ = 0;            // cursors open in it
+  std::uint64_t serial_ = 0;          // transactions begun so far
+  int cursors_ = 0;                   // cursor names given
+  PendingWrites* pending_ = nullptr;  // set_pending_writes
+  bool flushing_ = false;             // in pending_->flush()
+  bool release_id_locks_ = false;     // a statement holding an id lock failed: rollback() frees it
+  std::map<std::string, IdBlock, std::less<>> ids_;  // next_id's blocks, by table
 };
 
 std::uint64_t PgConnection::declare_cursor(const std::string& name, const std::string& sql,
                                            const std::vector<std::optional<std::string>>& params) {
+  before_statement(sql);
   const bool own = !in_transaction_;
   if (own && !stream_transaction_) {
     exec_native("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -500,8 +545,159 @@ void PgConnection::commit() {
   }
   // A COMMIT of a transaction in which a statement failed answers ROLLBACK without an error:
   // failed_ (every statement runs through guarded()) catches that case above.
+  if (pending_ && pending_->pending()) {
+    try {
+      flush_pending();
+    } catch (...) {
+      rollback();  // nothing of the buffered rows, nor of the rest, is committed
+      throw;
+    }
+  }
+  try {
+    give_back_ids(true);
+  } catch (...) {
+    rollback();
+    throw;
+  }
   in_transaction_ = false;
   guarded([&] { return tx_->exec("COMMIT"); }, "COMMIT");
+  if (pending_) pending_->end_transaction(true);
+}
+
+void PgConnection::flush_pending() {
+  flushing_ = true;
+  try {
+    pending_->flush();
+  } catch (const std::exception& e) {
+    flushing_ = false;
+    // The transaction may have written part of the rows: it must not commit.
+    if (failed_.empty()) failed_ = std::string("a batched write failed: ") + first_line(e.what());
+    throw;
+  }
+  flushing_ = false;
+}
+
+void PgConnection::set_pending_writes(PendingWrites* writes) {
+  if (pending_ && pending_ != writes && in_transaction_ && pending_->pending()) {
+    try {
+      flush_pending();
+    } catch (const std::exception&) {
+      pending_->end_transaction(false);  // failed_ is set: COMMIT refuses
+    }
+  }
+  pending_ = writes;
+}
+
+void PgConnection::copy_rows(std::string_view table, std::string_view columns,
+                             std::string_view rows) {
+  if (rows.empty()) return;
+  std::vector<std::string> names;
+  for (std::size_t at = 0; at <= columns.size();) {
+    auto comma = columns.find(',', at);
+    if (comma == std::string_view::npos) comma = columns.size();
+    std::string name(columns.substr(at, comma - at));
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    names.push_back(std::move(name));
+    at = comma + 1;
+  }
+  if (rows.back() == '\n') rows.remove_suffix(1);  // write_raw_line ends the last line
+  guarded([&] {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    // tablewriter (deprecated in libpqxx 7, there in 6) takes lines already in COPY's format.
+    pqxx::tablewriter w(*tx_, std::string(table), names.begin(), names.end());
+#pragma GCC diagnostic pop
+    w.write_raw_line(std::string(rows));
+    w.complete();
+    return pqxx::result();
+  });
+}
+
+std::int64_t PgConnection::next_id(std::string_view table, std::string_view column) {
+  auto it = ids_.find(table);
+  if (it == ids_.end()) {
+    const auto r = guarded([&] {
+      return tx_->exec("SELECT pg_get_serial_sequence(" + conn_->quote(std::string(table)) + ", " +
+                       conn_->quote(std::string(column)) + ")");
+    });
+    if (r.empty() || r[0][0].is_null()) {
+      throw StoreError(described_ + ": " + std::string(table) + "." + std::string(column) +
+                       " has no identity sequence");
+    }
+    IdBlock b;
+    b.sequence = r[0][0].c_str();
+    b.lock_key = advisory_lock_key("sequence:" + std::string(table));
+    it = ids_.emplace(std::string(table), std::move(b)).first;
+  }
+  IdBlock& b = it->second;
+  if (b.serial != serial_ || !in_transaction_) {
+    b.serial = serial_;
+    b.next = b.end = 0;
+    b.size = 16;
+    b.taken = false;
+    b.contiguous = true;
+  }
+  if (b.next == b.end) reserve_ids(b);
+  return b.next++;
+}
+
+// One round trip: the block's numbers taken from the sequence under the table's session
+// advisory lock, so that they are consecutive.
+void PgConnection::reserve_ids(IdBlock& b) {
+  const std::string key = std::to_string(b.lock_key);
+  const std::string seq = conn_->quote(b.sequence);
+  const std::int64_t n = b.size;
+  b.size = std::min<std::int64_t>(b.size * 2, 8192);
+  // Session-level: should the setval fail after the lock, ROLLBACK would not release it
+  // (rollback() then releases every session advisory lock: gpubill holds no others).
+  release_id_locks_ = true;
+  const auto r = guarded([&] {
+    return tx_->exec("SELECT pg_advisory_lock(" + key + "); SELECT v, pg_advisory_unlock(" + key +
+                     ") FROM (SELECT setval(" + seq + ", nextval(" + seq + ") + " +
+                     std::to_string(n - 1) + ") AS v OFFSET 0) AS r");
+  });
+  release_id_locks_ = false;
+  const std::int64_t last = r[0][0].as<std::int64_t>();
+  const std::int64_t start = last - n + 1;
+  if (!b.taken) {
+    b.first = start;
+    b.taken = true;
+  } else if (start != b.end) {
+    b.contiguous = false;
+  }
+  b.block_start = start;
+  b.next = start;
+  b.end = last + 1;
+}
+
+// Sets each sequence back to the first number not used — committing: the rest of the last
+// block; rolled back: every number of the transaction (or of its last block, when another
+// connection took numbers between its blocks) — when no other connection took numbers since.
+void PgConnection::give_back_ids(bool committing) {
+  std::string sql;
+  for (auto& [table, b] : ids_) {
+    if (b.serial != serial_ || !b.taken) continue;
+    const std::int64_t to = committing ? b.next : (b.contiguous ? b.first : b.block_start);
+    b.taken = false;
+    b.serial = 0;
+    if (to >= b.end) continue;
+    const std::string key = std::to_string(b.lock_key);
+    sql += "SELECT pg_advisory_lock(" + key + "); SELECT setval(" + conn_->quote(b.sequence) +
+           ", " + std::to_string(to) + ", false) FROM " + b.sequence +
+           " WHERE is_called AND last_value = " + std::to_string(b.end - 1) +
+           "; SELECT pg_advisory_unlock(" + key + "); ";
+  }
+  if (sql.empty()) return;
+  release_id_locks_ = true;
+  // Committing: in the transaction, through guarded(), so that a failure fails the COMMIT
+  // (an aborted transaction would otherwise answer COMMIT with a silent ROLLBACK).
+  if (committing) {
+    guarded([&] { return tx_->exec(sql); });
+  } else {
+    tx_->exec(sql);
+  }
+  release_id_locks_ = false;
 }
 
 void PgStatement::bind_blob(int index, std::string_view bytes) {
@@ -516,6 +712,7 @@ void PgStatement::bind_blob(int index, std::string_view bytes) {
 }
 
 void PgStatement::execute() {
+  if (!noop_) c_.before_statement(sql_);
   if (!noop_) result_ = c_.exec_prepared(name_, params_);
   executed_ = true;
   row_ = 0;

@@ -21,8 +21,10 @@
 #include "gpubill/replay/replay.hpp"
 #include "gpubill/store/db.hpp"
 #include "pg_test.hpp"
+#include "replay/replay_sink.hpp"
 #include "replay_fixture.hpp"
 #include "replay_generator.hpp"
+#include "store/connection.hpp"
 #include "store/store.hpp"
 
 // A namespace of its own, test cases included: the test files of an area are built as one unity
@@ -208,7 +210,8 @@ class PgReplayDb {
     admin_->exec_native("CREATE DATABASE " + name_ + " TEMPLATE " + from);
     OpenOptions o;
     o.allow_postgres = true;
-    db_.emplace(Database::open(with_param(pg_server_url(), "dbname=" + name_), o));
+    url_ = with_param(pg_server_url(), "dbname=" + name_);
+    db_.emplace(Database::open(url_, o));
   }
   ~PgReplayDb() {
     db_.reset();
@@ -220,13 +223,14 @@ class PgReplayDb {
   PgReplayDb(const PgReplayDb&) = delete;
   PgReplayDb& operator=(const PgReplayDb&) = delete;
   Database& db() { return *db_; }
+  const std::string& url() const { return url_; }
 
  private:
   static std::string next_name() {
     static std::atomic<int> counter{0};
     return "gpubill_test_" + std::to_string(::getpid()) + "_replay_" + std::to_string(++counter);
   }
-  std::string name_;
+  std::string name_, url_;
   std::unique_ptr<store::Connection> admin_;
   std::optional<Database> db_;
 };
@@ -383,6 +387,159 @@ TEST_CASE("a log replayed into PostgreSQL in two parts equals the log replayed w
       CHECK(count(split.db(), "SELECT count(*) FROM replay_run") == 2);
     }
   }
+}
+
+// The replay's batches on PostgreSQL (replay_sink.hpp, PgBatch) of a few rows, so that rows
+// are sent in many flushes and rows already sent are updated through the batched UPDATE.
+class ScopedFlushRows {
+ public:
+  explicit ScopedFlushRows(std::size_t rows) : before_(replay_detail::PgBatch::flush_rows) {
+    replay_detail::PgBatch::flush_rows = rows;
+  }
+  ~ScopedFlushRows() { replay_detail::PgBatch::flush_rows = before_; }
+  ScopedFlushRows(const ScopedFlushRows&) = delete;
+  ScopedFlushRows& operator=(const ScopedFlushRows&) = delete;
+
+ private:
+  std::size_t before_;
+};
+
+TEST_CASE("PostgreSQL batches of any size write the rows, ids and seqs SQLite writes",
+          "[.][postgres][replay]") {
+  for (std::size_t batch : {std::size_t{1}, std::size_t{3}, std::size_t{40}}) {
+    INFO("a flush every " << batch << " rows");
+    ScopedFlushRows small(batch);
+    ReplayFixture on_sqlite;
+    PgReplayDb on_pg;
+    const auto ra = replay_samples(on_sqlite.db());
+    const auto rb = replay_samples(on_pg.db());
+    for (std::size_t i = 0; i < ra.size(); ++i) CHECK(summary(rb[i]) == summary(ra[i]));
+    same_tables(on_sqlite.db(), on_pg.db());
+    CHECK(summary(rebuild_accounts(on_pg.db())) == summary(rebuild_accounts(on_sqlite.db())));
+    same_lines(portable(on_sqlite.db()), portable(on_pg.db()), "after a rebuild");
+  }
+}
+
+TEST_CASE("a generated log with duplicates replayed in batches into PostgreSQL is SQLite's",
+          "[.][postgres][replay]") {
+  const auto log = LogGenerator(mixed_generator(3)).generate();
+  // Every tenth line again further on: duplicates of rows still buffered and of rows sent.
+  std::vector<std::string> lines = log.lines;
+  for (std::size_t i = 0; i < log.lines.size(); i += 10) {
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(std::min(lines.size(), i * 2 + 7)),
+                 log.lines[i]);
+  }
+  ScopedFlushRows small(25);
+  ReplayFixture on_sqlite;
+  PgReplayDb on_pg;
+  const std::string text = join_lines(lines, 0, lines.size());
+  const std::string path = on_sqlite.write_log("dup.jsonl", text);
+  ReplayOptions o = until_s(log.until);
+  o.skip_invalid = true;
+  const auto ra = replay_logs(on_sqlite.db(), {path}, o);
+  const auto rb = replay_logs(on_pg.db(), {path}, o);
+  CHECK(ra.duplicates > 0);
+  CHECK(summary(rb) == summary(ra));
+  same_tables(on_sqlite.db(), on_pg.db());
+  // The same log again: nothing new, no seq spent; then a new event takes SQLite's seq.
+  CHECK(replay_logs(on_pg.db(), {path}, o).applied == 0);
+  replay_logs(on_sqlite.db(), {path}, o);
+  const std::string more = on_sqlite.write_log(
+      "more.jsonl", R"({"id":"t-more","time":")" + format_instant(*o.until) +
+                        R"(","type":"topup","account":"acct0","amount":"10.00","currency":"CNY"}
+)");
+  CHECK(summary(replay_logs(on_pg.db(), {more})) == summary(replay_logs(on_sqlite.db(), {more})));
+  same_tables(on_sqlite.db(), on_pg.db());
+}
+
+TEST_CASE("a replay whose batched rows fail to write commits nothing and spends no id",
+          "[.][postgres][replay]") {
+  ScopedFlushRows small(3);
+  ReplayFixture on_sqlite;
+  PgReplayDb on_pg;
+  import_catalog_file(on_pg.db(), data_path("huawei-fake-prices.json"));
+  // The server refuses one state change: the COPY of a later batch fails, after earlier
+  // batches of every table were sent in the same transaction.
+  connection(on_pg.db())
+      .exec_native(
+          "ALTER TABLE instance_state ADD CONSTRAINT test_refuse CHECK (reason <> "
+          "'destroy')");
+  CHECK_THROWS_WITH(replay_logs(on_pg.db(), paths(kFirstRun)), Catch::Contains("test_refuse"));
+  for (const char* table :
+       {"event", "charge", "balance_movement", "instance_state", "account_state", "replay_run"}) {
+    INFO(table);
+    CHECK(count(on_pg.db(), std::string("SELECT count(*) FROM ") + table) == 0);
+  }
+  connection(on_pg.db()).exec_native("ALTER TABLE instance_state DROP CONSTRAINT test_refuse");
+  // The numbers the failed replay took were given back: the ids are SQLite's.
+  const auto ra = replay_samples(on_sqlite.db());
+  std::vector<ReplayReport> rb;
+  rb.push_back(replay_logs(on_pg.db(), paths(kFirstRun)));
+  ReplayOptions o;
+  o.until = parse_instant(kUntil);
+  rb.push_back(replay_logs(on_pg.db(), paths(kSecondRun), o));
+  for (std::size_t i = 0; i < ra.size(); ++i) CHECK(summary(rb[i]) == summary(ra[i]));
+  same_tables(on_sqlite.db(), on_pg.db());
+}
+
+TEST_CASE("a PostgreSQL connection killed mid-replay commits none of the batched rows",
+          "[.][postgres][replay]") {
+  ScopedFlushRows small(3);
+  ReplayFixture on_sqlite;
+  PgReplayDb on_pg;
+  const auto log = LogGenerator(mixed_generator(4)).generate();
+  const std::string path =
+      on_sqlite.write_log("log.jsonl", join_lines(log.lines, 0, log.lines.size()));
+  store::Statement pid(connection(on_pg.db()), "SELECT pg_backend_pid()");
+  REQUIRE(pid.executeStep());
+  const std::int64_t backend = pid.getColumn(0).getInt64();
+  pid.reset();
+  auto killer = store::Connection::open(pg_server_url());
+  ReplayOptions o = until_s(log.until);
+  bool killed = false;
+  o.progress = [&](const Progress&) {
+    if (killed) return;
+    killed = true;  // batches were sent (a flush every 3 rows), not committed
+    store::Statement kill(*killer, "SELECT pg_terminate_backend(?)");
+    kill.bind(1, backend);
+    REQUIRE(kill.executeStep());
+    CHECK(kill.getColumn(0).getInt64() == 1);
+  };
+  CHECK_THROWS_AS(replay_logs(on_pg.db(), {path}, o), StoreConnectionLost);
+  CHECK(killed);
+  // A new connection finds nothing of it; replayed again, the log gives SQLite's rows (the
+  // numbers the lost connection took stay spent: ids may differ, not rows).
+  OpenOptions open;
+  open.allow_postgres = true;
+  Database again = Database::open(on_pg.url(), open);
+  for (const char* table : {"event", "charge", "balance_movement", "instance_state"}) {
+    INFO(table);
+    CHECK(count(again, std::string("SELECT count(*) FROM ") + table) == 0);
+  }
+  o.progress = nullptr;
+  CHECK(summary(replay_logs(again, {path}, o)) == summary(replay_logs(on_sqlite.db(), {path}, o)));
+  const auto without_ids = [](Database& db) {
+    std::vector<std::string> out;
+    for (auto& l : rows(db, "SELECT account, id, time, type, payload, status FROM event")) {
+      out.push_back("event|" + l);
+    }
+    for (auto& l : rows(db,
+                        "SELECT account, instance, component, kind, period_start, period_end, "
+                        "repeat, total_exact, total_billed FROM charge")) {
+      out.push_back("charge|" + l);
+    }
+    for (auto& l : rows(db,
+                        "SELECT account, at, amount, balance_after, kind FROM "
+                        "balance_movement")) {
+      out.push_back("movement|" + l);
+    }
+    for (auto& l : rows(db, "SELECT account, instance, at, state, reason FROM instance_state")) {
+      out.push_back("state|" + l);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  same_lines(without_ids(on_sqlite.db()), without_ids(again), "after the rerun");
 }
 
 }  // namespace gpubill::testing::replay_pg
