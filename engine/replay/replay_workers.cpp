@@ -50,11 +50,13 @@ ReadLog read_log(Driver& reader, const std::vector<std::string>& paths,
   for (const auto& path : paths) {
     const auto file = static_cast<std::uint32_t>(log.files.size());
     log.files.push_back({path, path});
+    const bool json = log_format_of(path) == LogFormat::jsonl;
     reader.read_file(path, [&](const UsageEvent& ev, std::int64_t line, const std::string& raw) {
       reader.note_event(ev, path, line);
       auto [it, added] = index.try_emplace(ev.account, log.accounts.size());
       if (added) log.accounts.push_back({ev.account, {}});
-      log.accounts[it->second].events.push_back({ev, line, raw, file});
+      log.accounts[it->second].events.push_back(
+          {raw, json ? std::string() : to_json(ev), line, file});
     });
     log.files.back().canonical = reader.canonical_path();
   }

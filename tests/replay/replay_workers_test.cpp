@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -166,6 +167,31 @@ TEST_CASE("replay with 4 workers on SQLite writes the rows of one worker", "[rep
     CHECK(again.charge_rows == 0);
     same(numberless(one.db()), numberless(four.db()));
   }
+}
+
+TEST_CASE(
+    "the sample logs, JSON Lines and CSV, replayed by 4 workers on SQLite write the rows "
+    "of one worker",
+    "[replay][workers]") {
+  std::vector<std::string> logs;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(GPUBILL_SOURCE_DIR) + "/fixtures/logs")) {
+    const auto ext = entry.path().extension();
+    if (ext == ".jsonl" || ext == ".csv") logs.push_back(entry.path().string());
+  }
+  std::sort(logs.begin(), logs.end());
+  REQUIRE(logs.size() >= 10);
+  ReplayFixture one, four;
+  ReplayOptions o1 = with_workers(1, parse_instant("2019-07-01T00:00:00Z"));
+  o1.skip_invalid = true;
+  ReplayOptions o4 = o1;
+  o4.workers = 4;
+  const ReplayReport r1 = replay_logs(one.db(), logs, o1);
+  const ReplayReport r4 = replay_logs(four.db(), logs, o4);
+  CHECK(summary(r4) == summary(r1));
+  CHECK(r1.duplicates > 0);
+  CHECK(r1.rejected > 0);
+  same(numberless(one.db()), numberless(four.db()));
 }
 
 TEST_CASE("replay with workers: a malformed line fails the replay before anything is written",
