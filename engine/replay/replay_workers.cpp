@@ -8,6 +8,7 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -88,6 +89,10 @@ struct Worker {
   const Driver::EndClock& end;
   std::atomic<std::size_t>& next;
   std::atomic<bool>& failed;
+  // "accounts" progress: accounts committed (of all the log's), events in them.
+  std::mutex& progress_mutex;
+  std::uint64_t& accounts_done;
+  std::int64_t& events_done;
 
   ReplayReport run() {
     Driver driver(db, catalog, options);
@@ -99,6 +104,13 @@ struct Worker {
         store::Transaction tx(db, store::Transaction::Kind::write, "replay", account.name);
         driver.replay_account(account.name, account.events, log.files, end);
         tx.commit();
+        if (options.progress) {
+          const std::lock_guard lock(progress_mutex);
+          ++accounts_done;
+          events_done += static_cast<std::int64_t>(account.events.size());
+          options.progress(
+              {"accounts", accounts_done, log.accounts.size(), "accounts", events_done, "events"});
+        }
       } catch (...) {
         driver.forget_account(account.name);
         failed.store(true);
@@ -130,10 +142,14 @@ ReplayReport replay_with_workers(Database& database, const Catalog& catalog,
 
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
+  std::mutex progress_mutex;
+  std::uint64_t accounts_done = 0;
+  std::int64_t events_done = 0;
   ReplayReport report = main.report;  // events read, malformed lines skipped
   if (db.backend() == store::Backend::sqlite) {
     // One writer at a time in an SQLite file: the accounts one after another (same result).
-    Worker w{db, catalog, options, log, end, next, failed};
+    Worker w{db,   catalog, options,        log,           end,
+             next, failed,  progress_mutex, accounts_done, events_done};
     const ReplayReport r = w.run();
     add_counts(report, r);
     report.charge_rows += r.charge_rows;
@@ -150,7 +166,8 @@ ReplayReport replay_with_workers(Database& database, const Catalog& catalog,
         const auto k = static_cast<std::size_t>(t);
         try {
           auto own = store::Connection::open(database.impl().target, database.impl().connect);
-          Worker w{*own, catalog, options, log, end, next, failed};
+          Worker w{*own, catalog, options,        log,           end,
+                   next, failed,  progress_mutex, accounts_done, events_done};
           reports[k] = w.run();
         } catch (...) {
           failed.store(true);

@@ -157,9 +157,21 @@ TEST_CASE("replay with 4 workers on SQLite writes the rows of one worker", "[rep
     ReplayFixture one, four;
     const Log log = generated_log(one, 7, 4, seed);
     const ReplayReport r1 = replay_logs(one.db(), {log.path}, with_workers(1, log.until));
-    const ReplayReport r4 = replay_logs(four.db(), {log.path}, with_workers(4, log.until));
+    ReplayOptions o4 = with_workers(4, log.until);
+    std::vector<std::string> reports;
+    o4.progress = [&](const Progress& p) {
+      reports.push_back(std::string(p.stage) + " " + std::to_string(p.done) + "/" +
+                        std::to_string(p.total) + " " + std::string(p.unit) + " " +
+                        std::to_string(p.items) + " " + std::string(p.items_unit));
+    };
+    const ReplayReport r4 = replay_logs(four.db(), {log.path}, o4);
     CHECK(summary(r4) == summary(r1));
     CHECK(r1.charge_rows > 0);
+    // The log read, then the 7 accounts one by one.
+    REQUIRE(reports.size() > 7);
+    CHECK(reports.front().rfind("replay ", 0) == 0);
+    CHECK(reports[reports.size() - 7].rfind("accounts 1/7 accounts ", 0) == 0);
+    CHECK(reports.back() == "accounts 7/7 accounts " + std::to_string(log.events) + " events");
     same(numberless(one.db()), numberless(four.db()));
     // Once more: nothing new, on both.
     const ReplayReport again = replay_logs(four.db(), {log.path}, with_workers(4, log.until));

@@ -60,6 +60,8 @@ struct ReplayOptions {
   // committed stay, and a rerun of the same logs completes the others, each event applied once
   // (docs/postgresql.md, "replay --workers"). Events and rows get the same values but for
   // their numbers (event seqs, row ids), which follow the order the workers wrote them in.
+  // Progress: "replay" while the logs are read, then "accounts" (accounts committed, of the
+  // log's), reported by the worker threads one at a time.
   int workers = 1;
 };
 
