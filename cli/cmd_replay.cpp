@@ -42,6 +42,7 @@ struct ReplayArgs {
   bool skip_invalid = false;
   std::int64_t cache_mib = kDefaultReplayCacheKiB / 1024;
   std::optional<std::string> until;
+  int workers = 1;
   GuardArgs guards;
   Format format = Format::table;
 };
@@ -54,6 +55,7 @@ int run_replay(const Globals& globals, const ReplayArgs& args) {
   options.not_after = not_after(args.guards);
   options.allow_long_settlement = args.guards.allow_long_settlement;
   options.page_cache_kib = args.cache_mib * 1024;
+  options.workers = args.workers;
   ProgressBar bar(args.guards.quiet);
   options.progress = bar.sink();
   const ReplayReport r = replay_logs(db, args.logs, options);
@@ -180,6 +182,12 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
                     "needed; long logs replay faster with more)")
         ->check(count_flag(2, 65'536))
         ->default_val(kDefaultReplayCacheKiB / 1024);
+    sub->add_option("--workers", args->workers,
+                    "Replay the accounts by this many connections at once (PostgreSQL), each "
+                    "account in a transaction of its own; above 1 the replay is atomic per "
+                    "account, not as a whole (docs/postgresql.md)")
+        ->check(count_flag(1, 256))
+        ->default_val(1);
     add_format_option(*sub, args->format);
     add_db_option(*sub, globals);
     sub->callback([&globals, &action, args] {

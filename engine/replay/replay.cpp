@@ -1,5 +1,6 @@
 // replay_logs: streams usage logs through the replay driver (replay_driver.hpp) into the replay
-// tables, in one transaction, on SQLite or PostgreSQL (store::Connection).
+// tables, in one transaction, on SQLite or PostgreSQL (store::Connection); with workers, an
+// account at a time (replay_workers.cpp).
 #include "gpubill/replay/replay.hpp"
 
 #include <sqlite3.h>
@@ -10,6 +11,7 @@
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/store/db.hpp"
 #include "replay/replay_driver.hpp"
+#include "replay/replay_workers.hpp"
 #include "store/connection.hpp"
 #include "store/store.hpp"
 
@@ -45,6 +47,7 @@ ReplayReport replay_logs(Database& db, const Catalog& catalog,
   }
   auto& sql = connection(db);
   try {
+    if (options.workers > 1) return replay_detail::replay_with_workers(db, catalog, paths, options);
     ScopedCacheSize cache(sql,
                           std::max<std::int64_t>(options.page_cache_kib, 2048));  // see store.hpp
     const auto before = page_cache_counts(sql);

@@ -175,6 +175,8 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
     auto impl = std::make_unique<Impl>();
     impl->path = redact_target(path);  // for messages: never the password
     impl->conn = store::Connection::open(path, o);
+    impl->target = path;
+    impl->connect = o;
     if (!options.read_only) {
       store::migrate(*impl->conn);
     } else if (const int current = store::schema_version(*impl->conn);

@@ -28,6 +28,10 @@ SQLite::Database& sqlite_database(Connection& c);
 struct Database::Impl {
   std::string path;
   std::unique_ptr<store::Connection> conn;
+  // PostgreSQL: the URL as given (its password too) and the options it was opened with, for
+  // more connections to it (a replay's workers); never printed.
+  std::string target;
+  store::ConnectOptions connect;
 };
 
 inline store::Connection& connection(Database& d) {

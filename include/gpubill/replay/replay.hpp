@@ -50,6 +50,19 @@ struct ReplayOptions {
   // Reports "replay" progress in bytes of the log files read (total: their sizes, summed), every
   // kProgressEvery events and once when every file is read.
   ProgressSink progress;
+
+  // Above 1: the logs are read first (a malformed line without skip_invalid still fails the
+  // replay before anything is written), then each account is replayed and settled up to the
+  // replay's end in a transaction of its own, holding the account's lock, by this many
+  // connections at once on PostgreSQL (one after another on SQLite: one writer per file), and
+  // the end (quarantined lines, idle accounts, clock, run) is written in a last transaction.
+  // The replay is then atomic per account, not across accounts: after a failure the accounts
+  // committed stay, and a rerun of the same logs completes the others, each event applied once
+  // (docs/postgresql.md, "replay --workers"). Events and rows get the same values but for
+  // their numbers (event seqs, row ids), which follow the order the workers wrote them in.
+  // Progress: "replay" while the logs are read, then "accounts" (accounts committed, of the
+  // log's), reported by the worker threads one at a time.
+  int workers = 1;
 };
 
 struct ReplayReport {
