@@ -18,11 +18,18 @@ if [ "${1:-}" = "--sanitize" ]; then
          -DGPUBILL_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
          -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only")
 fi
-scripts/setup.sh "${setup[@]}"
+# What building needs first; what only running the tests needs (Chromium, fonts, the PostgreSQL
+# server: about 40 s of apt on a fresh machine) is installed beside the build, and waited for
+# before the tests run (and on any exit, so that apt is never left half done).
+scripts/setup.sh "${setup[@]}" --build-only
+scripts/setup.sh "${setup[@]}" &
+setup_run=$!
+trap 'wait' EXIT
 # Ninja for a new build directory (one made earlier keeps its generator).
 [ -f "$build/CMakeCache.txt" ] || flags+=(-G Ninja)
 cmake -S . -B "$build" "${flags[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)"
+wait "$setup_run"
 # The PostgreSQL tests run against a throw-away cluster (scripts/pg_cluster.sh, a CTest
 # fixture); here a missing server is a failure, not a skip.
 export GPUBILL_TEST_PG_REQUIRED=1
