@@ -65,56 +65,37 @@ std::vector<std::string> paths(const std::vector<std::string>& names) {
   return out;
 }
 
-// The rows of a query, one line each, every column as text ("NULL" for NULL).
-std::vector<std::string> rows(Database& db, const std::string& sql) {
-  store::Statement q(connection(db), sql);
-  std::vector<std::string> out;
-  while (q.executeStep()) {
-    std::string line;
-    for (int i = 0; i < q.getColumnCount(); ++i) {
-      if (i > 0) line += "|";
-      line += q.getColumn(i).isNull() ? "NULL" : q.getColumn(i).getString();
-    }
-    out.push_back(std::move(line));
-  }
-  return out;
-}
-
-std::int64_t count(Database& db, const std::string& sql) {
-  store::Statement q(connection(db), sql);
-  REQUIRE(q.executeStep());
-  return q.getColumn(0).getInt64();
-}
-
 // Every table replay writes, every column, in id (seq) order: two databases that replayed the
 // same logs from the same catalog have the same lines, ids included.
 std::map<std::string, std::vector<std::string>> tables(Database& db) {
   std::map<std::string, std::vector<std::string>> out;
-  out["event"] = rows(db,
-                      "SELECT seq, account, id, time, type, instance, payload, source_file, "
-                      "source_line, status FROM event ORDER BY seq");
-  out["charge"] = rows(
+  out["event"] = query_lines(db,
+                             "SELECT seq, account, id, time, type, instance, payload, source_file, "
+                             "source_line, status FROM event ORDER BY seq");
+  out["charge"] = query_lines(
       db,
       "SELECT id, account, instance, provider, region, instance_type, component, kind, mode, "
       "period_start, period_end, repeat, quantity, unit, unit_price, price_unit, exact_amount, "
       "billed_amount, rounding, total_exact, total_billed, currency, price_id, policy_id, "
       "discount_id, event_seqs, note, effective_amount FROM charge ORDER BY id");
-  out["balance_movement"] = rows(db,
-                                 "SELECT id, account, at, currency, amount, balance_after, kind, "
-                                 "charge_id, event_seq FROM balance_movement ORDER BY id");
-  out["instance_state"] =
-      rows(db,
-           "SELECT id, account, instance, at, state, reason, event_seq FROM instance_state ORDER "
-           "BY id");
-  out["account_state"] = rows(db,
-                              "SELECT account, clock, state FROM account_state ORDER BY "
-                              "account");
-  out["reject"] = rows(db,
-                       "SELECT id, kind, source_file, source_line, account, event_id, time, field, "
-                       "reason, raw, source_path FROM reject ORDER BY id");
-  out["replay_run"] = rows(db, "SELECT id, last_seq, until FROM replay_run ORDER BY id");
-  out["replay_clock"] = rows(db, "SELECT one, clock FROM replay_clock");
-  out["event_void"] = rows(db, "SELECT seq, reason FROM event_void ORDER BY seq");
+  out["balance_movement"] =
+      query_lines(db,
+                  "SELECT id, account, at, currency, amount, balance_after, kind, "
+                  "charge_id, event_seq FROM balance_movement ORDER BY id");
+  out["instance_state"] = query_lines(
+      db,
+      "SELECT id, account, instance, at, state, reason, event_seq FROM instance_state ORDER "
+      "BY id");
+  out["account_state"] = query_lines(db,
+                                     "SELECT account, clock, state FROM account_state ORDER BY "
+                                     "account");
+  out["reject"] =
+      query_lines(db,
+                  "SELECT id, kind, source_file, source_line, account, event_id, time, field, "
+                  "reason, raw, source_path FROM reject ORDER BY id");
+  out["replay_run"] = query_lines(db, "SELECT id, last_seq, until FROM replay_run ORDER BY id");
+  out["replay_clock"] = query_lines(db, "SELECT one, clock FROM replay_clock");
+  out["event_void"] = query_lines(db, "SELECT seq, reason FROM event_void ORDER BY seq");
   return out;
 }
 
@@ -125,7 +106,7 @@ std::map<std::string, std::vector<std::string>> tables(Database& db) {
 std::vector<std::string> portable(Database& db) {
   std::vector<std::string> out;
   const auto add = [&](const std::string& table, const std::string& sql) {
-    for (auto& l : rows(db, sql)) out.push_back(table + "|" + l);
+    for (auto& l : query_lines(db, sql)) out.push_back(table + "|" + l);
   };
   add("event", "SELECT seq, account, id, time, type, instance, payload, status FROM event");
   add("charge",
@@ -261,8 +242,8 @@ TEST_CASE("the sample logs replayed into PostgreSQL write every row they write i
   // Every provider's sample made charges.
   for (const char* provider : {"tencent", "alibaba", "aws", "google", "huawei"}) {
     INFO(provider);
-    CHECK(count(on_pg.db(), std::string("SELECT count(*) FROM charge WHERE provider = '") +
-                                provider + "'") > 0);
+    CHECK(query_count(on_pg.db(), std::string("SELECT count(*) FROM charge WHERE provider = '") +
+                                      provider + "'") > 0);
   }
   // The state history as `gpubill instances` reads it, filtered and not.
   const auto states = [](Database& db, const InstanceStateFilter& f) {
@@ -291,7 +272,7 @@ TEST_CASE("logs replayed twice into PostgreSQL apply each event once and spend n
   PgReplayDb on_pg;
   replay_samples(on_sqlite.db());
   replay_samples(on_pg.db());
-  const std::int64_t events = count(on_pg.db(), "SELECT count(*) FROM event");
+  const std::int64_t events = query_count(on_pg.db(), "SELECT count(*) FROM event");
   const auto before = tables(on_pg.db());
   ReplayOptions o;
   o.until = parse_instant(kUntil);
@@ -308,8 +289,8 @@ TEST_CASE("logs replayed twice into PostgreSQL apply each event once and spend n
 )");
   replay_logs(on_sqlite.db(), {more});
   replay_logs(on_pg.db(), {more});
-  CHECK(count(on_pg.db(), "SELECT max(seq) FROM event") == events + 1);
-  CHECK(count(on_pg.db(), "SELECT count(*) FROM event") == events + 1);
+  CHECK(query_count(on_pg.db(), "SELECT max(seq) FROM event") == events + 1);
+  CHECK(query_count(on_pg.db(), "SELECT count(*) FROM event") == events + 1);
   same_tables(on_sqlite.db(), on_pg.db());
 }
 
@@ -384,7 +365,7 @@ TEST_CASE("a log replayed into PostgreSQL in two parts equals the log replayed w
       replay_logs(split.db(), catalog, {a});
       replay_logs(split.db(), catalog, {b}, until_s(log.until));
       same_lines(expected, not_run(portable(split.db())), "split");
-      CHECK(count(split.db(), "SELECT count(*) FROM replay_run") == 2);
+      CHECK(query_count(split.db(), "SELECT count(*) FROM replay_run") == 2);
     }
   }
 }
@@ -468,7 +449,7 @@ TEST_CASE("a replay whose batched rows fail to write commits nothing and spends 
   for (const char* table :
        {"event", "charge", "balance_movement", "instance_state", "account_state", "replay_run"}) {
     INFO(table);
-    CHECK(count(on_pg.db(), std::string("SELECT count(*) FROM ") + table) == 0);
+    CHECK(query_count(on_pg.db(), std::string("SELECT count(*) FROM ") + table) == 0);
   }
   connection(on_pg.db()).exec_native("ALTER TABLE instance_state DROP CONSTRAINT test_refuse");
   // The numbers the failed replay took were given back: the ids are SQLite's.
@@ -514,26 +495,28 @@ TEST_CASE("a PostgreSQL connection killed mid-replay commits none of the batched
   Database again = Database::open(on_pg.url(), open);
   for (const char* table : {"event", "charge", "balance_movement", "instance_state"}) {
     INFO(table);
-    CHECK(count(again, std::string("SELECT count(*) FROM ") + table) == 0);
+    CHECK(query_count(again, std::string("SELECT count(*) FROM ") + table) == 0);
   }
   o.progress = nullptr;
   CHECK(summary(replay_logs(again, {path}, o)) == summary(replay_logs(on_sqlite.db(), {path}, o)));
   const auto without_ids = [](Database& db) {
     std::vector<std::string> out;
-    for (auto& l : rows(db, "SELECT account, id, time, type, payload, status FROM event")) {
+    for (auto& l : query_lines(db, "SELECT account, id, time, type, payload, status FROM event")) {
       out.push_back("event|" + l);
     }
-    for (auto& l : rows(db,
-                        "SELECT account, instance, component, kind, period_start, period_end, "
-                        "repeat, total_exact, total_billed FROM charge")) {
+    for (auto& l :
+         query_lines(db,
+                     "SELECT account, instance, component, kind, period_start, period_end, "
+                     "repeat, total_exact, total_billed FROM charge")) {
       out.push_back("charge|" + l);
     }
-    for (auto& l : rows(db,
-                        "SELECT account, at, amount, balance_after, kind FROM "
-                        "balance_movement")) {
+    for (auto& l : query_lines(db,
+                               "SELECT account, at, amount, balance_after, kind FROM "
+                               "balance_movement")) {
       out.push_back("movement|" + l);
     }
-    for (auto& l : rows(db, "SELECT account, instance, at, state, reason FROM instance_state")) {
+    for (auto& l :
+         query_lines(db, "SELECT account, instance, at, state, reason FROM instance_state")) {
       out.push_back("state|" + l);
     }
     std::sort(out.begin(), out.end());

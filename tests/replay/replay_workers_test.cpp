@@ -60,12 +60,6 @@ std::vector<std::string> rows(Database& db, const std::string& sql,
   return out;
 }
 
-std::int64_t count(Database& db, const std::string& sql) {
-  store::Statement q(connection(db), sql);
-  REQUIRE(q.executeStep());
-  return q.getColumn(0).getInt64();
-}
-
 // Every row replay writes but for their numbers: each account's rows in the order they were
 // written (their ids), event seqs named by the events' account/id, a movement's charge by its
 // key, an account's state by its clock (its saved state names row ids); the rejects sorted.
@@ -212,15 +206,15 @@ TEST_CASE("replay with workers: a malformed line fails the replay before anythin
   const Log log = generated_log(f, 3, 2, 2);
   const std::string bad = f.write_log("bad.jsonl", "{\"id\":\"x\",\"time\":\n");
   CHECK_THROWS_AS(replay_logs(f.db(), {log.path, bad}, with_workers(2)), InputError);
-  CHECK(count(f.db(), "SELECT count(*) FROM event") == 0);
-  CHECK(count(f.db(), "SELECT count(*) FROM account_state") == 0);
+  CHECK(query_count(f.db(), "SELECT count(*) FROM event") == 0);
+  CHECK(query_count(f.db(), "SELECT count(*) FROM account_state") == 0);
   // Skipped, it is quarantined once, in the last transaction.
   ReplayOptions skip = with_workers(2);
   skip.skip_invalid = true;
   const ReplayReport r = replay_logs(f.db(), {log.path, bad}, skip);
   CHECK(r.malformed_skipped == 1);
-  CHECK(count(f.db(), "SELECT count(*) FROM reject WHERE kind = 'malformed'") == 1);
-  CHECK(count(f.db(), "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
+  CHECK(query_count(f.db(), "SELECT count(*) FROM reject WHERE kind = 'malformed'") == 1);
+  CHECK(query_count(f.db(), "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
 }
 
 // ---- PostgreSQL ----
@@ -241,7 +235,7 @@ TEST_CASE("replay with 4 workers on PostgreSQL writes the rows of one worker on 
   const ReplayReport r4 = replay_logs(db, {log.path}, with_workers(4, log.until));
   CHECK(summary(r4) == summary(r1));
   same(numberless(sqlite.db()), numberless(db));
-  CHECK(count(db, "SELECT count(*) FROM replay_run") == 1);
+  CHECK(query_count(db, "SELECT count(*) FROM replay_run") == 1);
 }
 
 TEST_CASE(
@@ -282,14 +276,14 @@ TEST_CASE(
   REQUIRE(failure);  // killed before the end
   INFO("the killed replay: " << *failure);
   Database db = pg.open();
-  const std::int64_t kept = count(db, "SELECT count(*) FROM account_state");
+  const std::int64_t kept = query_count(db, "SELECT count(*) FROM account_state");
   CHECK(kept >= committed);
   CHECK(kept < 24);  // not every account was in
 
   const ReplayReport rerun = replay_logs(db, {log.path}, with_workers(4, log.until));
   CHECK(rerun.duplicates ==
-        count(db, "SELECT count(*) FROM event") - rerun.applied - rerun.rejected);
-  CHECK(count(db, "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
+        query_count(db, "SELECT count(*) FROM event") - rerun.applied - rerun.rejected);
+  CHECK(query_count(db, "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
   same(numberless(sqlite.db()), numberless(db));
 }
 
@@ -322,7 +316,7 @@ TEST_CASE("two 2-worker replays of one log at once on PostgreSQL apply each even
   CHECK(a.duplicates + b.duplicates == static_cast<std::int64_t>(log.events) + r1.duplicates);
   CHECK(a.charge_rows + b.charge_rows == r1.charge_rows);
   Database db = pg.open();
-  CHECK(count(db, "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
+  CHECK(query_count(db, "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
   same(numberless(sqlite.db()), numberless(db));
 }
 

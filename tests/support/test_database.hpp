@@ -20,6 +20,7 @@
 #include "gpubill/store/db.hpp"
 #include "pg_test.hpp"
 #include "store/connection.hpp"
+#include "store/store.hpp"
 
 namespace gpubill::testing {
 
@@ -153,5 +154,26 @@ class TestDatabase {
   std::unique_ptr<PgDatabase> pg_;  // declared first: dropped after the database closes
   std::optional<Database> db_;
 };
+
+// The rows of a query, one line each, every column as text joined by '|' ("NULL" for NULL).
+inline std::vector<std::string> query_lines(Database& db, const std::string& sql) {
+  store::Statement q(connection(db), sql);
+  std::vector<std::string> out;
+  while (q.executeStep()) {
+    std::string line;
+    for (int i = 0; i < q.getColumnCount(); ++i) {
+      if (i > 0) line += "|";
+      line += q.getColumn(i).isNull() ? "NULL" : q.getColumn(i).getString();
+    }
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+// The first column of a query's first row as an integer (0 when it has no row).
+inline std::int64_t query_count(Database& db, const std::string& sql) {
+  store::Statement q(connection(db), sql);
+  return q.executeStep() ? q.getColumn(0).getInt64() : 0;
+}
 
 }  // namespace gpubill::testing
