@@ -4,12 +4,15 @@
 
 #include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "gpubill/base/time.hpp"
 #include "gpubill/catalog/catalog.hpp"
@@ -81,10 +84,10 @@ struct Reject {
   std::string event_id, field, reason;
 };
 
-// A database file with the bundled catalog, made once per test process and copied by each
-// fixture (importing the catalog every time would dominate the property tests). It adds one
-// test-fixture spot prices (tests/data/spot-rule-prices.json: the bundled catalog has no dated
-// Tencent or Alibaba spot price) for the spot rule tests and generated logs.
+// A database file with the bundled catalog, copied by each fixture (importing the catalog every
+// time would dominate the property tests). It adds one test-fixture spot prices
+// (tests/data/spot-rule-prices.json: the bundled catalog has no dated Tencent or Alibaba spot
+// price) for the spot rule tests and generated logs.
 inline void fill_bundled_template(Database& db) {
   ensure_bundled_catalog(db);
   import_catalog_file(db, data_path("spot-rule-prices.json"));
@@ -93,13 +96,38 @@ inline void fill_bundled_template(Database& db) {
   refresh_offer_summary(db, summarize_offers);
 }
 
+// The file stamp (size and modification time) of `path`, as text for a file name.
+inline std::string file_stamp(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  const auto time = static_cast<unsigned long long>(  // file_clock's epoch may lie ahead
+      fs::last_write_time(path).time_since_epoch().count());
+  return std::to_string(fs::file_size(path)) + "-" + std::to_string(time);
+}
+
+// The template is made once per build of the tests, not once per test process: CTest runs each
+// test case in a process of its own, and filling it (0.5 s, more under the sanitizers) was most
+// of a replay test's time. It lives beside the CLI, named after the stamps of the test program
+// (which holds the bundled catalog, the migrations and the import code) and of the spot-price
+// file, so a rebuilt test program or a changed file makes a new one; a process that finds none
+// fills it under a name of its own and renames it into place, so that tests running at once
+// never read half of one.
 inline const std::string& bundled_template() {
-  static TempDir dir;
+  namespace fs = std::filesystem;
   static const std::string path = [] {
-    const std::string p = dir.file("template.db");
-    Database db = Database::open(p);
-    fill_bundled_template(db);
-    return p;
+    const fs::path dir = fs::path(GPUBILL_CLI_PATH).parent_path() / "test-databases";
+    const fs::path made = dir / ("replay-" + file_stamp(fs::read_symlink("/proc/self/exe")) + "-" +
+                                 file_stamp(data_path("spot-rule-prices.json")) + ".db");
+    if (fs::exists(made)) return made.string();
+    fs::create_directories(dir);
+    const fs::path mine = dir / ("making-replay-" + std::to_string(::getpid()) + ".db");
+    fs::remove(mine);
+    {
+      Database db = Database::open(mine.string());
+      fill_bundled_template(db);
+    }  // closed: SQLite checkpointed its log into the file and removed it
+    REQUIRE_FALSE(fs::exists(mine.string() + "-wal"));
+    fs::rename(mine, made);
+    return made.string();
   }();
   return path;
 }
