@@ -8,8 +8,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -36,36 +41,109 @@ inline bool same_instant(const nlohmann::json& value, const char* rfc3339) {
 
 // The PostgreSQL template of ExampleRun: what `gpubill init` writes.
 inline const std::string& initialized_postgres_template() {
-  static const std::string name = postgres_template("init", [](Database& db) {
+  static const std::string name = postgres_template("init", [](Database& db, const std::string&) {
     ensure_bundled_catalog(db);
     refresh_offer_summary(db, summarize_offers);
   });
   return name;
 }
 
+// `gpubill catalog import --force` of tests/data/`data_file` into the database `db` (a path or
+// a URL). --force: an example's documented unit prices need not look like a market's (catalog
+// check's floors compare them with the bundled catalog).
+inline void cli_import(const std::string& db, const std::string& data_file) {
+  const CliRun r = run_cli("--db '" + db + "' catalog import --force '" +
+                           std::string(GPUBILL_SOURCE_DIR) + "/tests/data/" + data_file + "'");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+}
+
+// A short name for what `gpubill init` then the imports of `data_files` write: the CLI's stamp
+// and each file's name and stamp (size and time), hashed, so that a rebuilt CLI or a changed
+// file makes a new template.
+inline std::string imports_key(const std::vector<std::string>& data_files) {
+  namespace fs = std::filesystem;
+  const fs::path cli(GPUBILL_CLI_PATH);
+  std::string key = std::to_string(fs::file_size(cli)) + "-" +
+                    std::to_string(static_cast<unsigned long long>(  // the epoch may lie ahead
+                        fs::last_write_time(cli).time_since_epoch().count()));
+  for (const auto& f : data_files) {
+    const fs::path path = fs::path(GPUBILL_SOURCE_DIR) / "tests" / "data" / f;
+    key += "|" + f + "|" + std::to_string(fs::file_size(path)) + "-" +
+           std::to_string(static_cast<unsigned long long>(
+               fs::last_write_time(path).time_since_epoch().count()));
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016zx", std::hash<std::string>{}(key));
+  return hex;
+}
+
+// The SQLite template of ExampleRun after the imports of `data_files`: made once per build
+// (beside initialized_database_template(), as it is) and copied by each example that starts
+// with those imports. An import reads and checks the whole catalog and refreshes the offer
+// summary (a quarter of a second; half a second and a new copy of the database on PostgreSQL),
+// and 44 examples start with one.
+inline std::string imported_database_template(const std::vector<std::string>& data_files) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(initialized_database_template()).parent_path();
+  const fs::path path = dir / ("imports-" + imports_key(data_files) + ".db");
+  if (fs::exists(path)) return path.string();
+  const fs::path mine = dir / ("making-imports-" + std::to_string(::getpid()) + ".db");
+  fs::remove(mine);
+  fs::copy_file(initialized_database_template(), mine);
+  for (const auto& f : data_files) cli_import(mine.string(), f);
+  REQUIRE_FALSE(fs::exists(mine.string() + "-wal"));  // the CLI's last connection closed it
+  fs::rename(mine, path);
+  return path.string();
+}
+
+// The same on PostgreSQL: a template database per list of imports, a copy of
+// initialized_postgres_template() into which the CLI imports them.
+inline std::string imported_postgres_template(const std::vector<std::string>& data_files) {
+  const std::string& initialized = initialized_postgres_template();
+  // "imp" and 12 hex digits: the name, with its "_partial" while made, keeps to 63 bytes.
+  return postgres_template(
+      "imp" + imports_key(data_files).substr(0, 12),
+      [&](Database&, const std::string& url) {
+        for (const auto& f : data_files) cli_import(url, f);
+      },
+      initialized);
+}
+
 class ExampleRun {
  public:
-  ExampleRun() {
+  ExampleRun() : template_(testing_on_postgres() ? initialized_postgres_template() : "") {
     if (testing_on_postgres()) {
-      pg_ = PgCopies::instance().take(initialized_postgres_template());
+      pg_ = PgCopies::instance().take(template_);
       db_ = pg_->url();
     } else {
       ensure_database(db_);
     }
   }
   ~ExampleRun() {
-    if (pg_) PgCopies::instance().give_back(initialized_postgres_template(), std::move(pg_));
+    if (pg_) PgCopies::instance().give_back(template_, std::move(pg_));
   }
   ExampleRun(const ExampleRun&) = delete;
   ExampleRun& operator=(const ExampleRun&) = delete;
 
-  // Imports a catalog file of tests/data/. --force: an example's documented unit prices need
-  // not look like a market's (catalog check's floors compare them with the bundled catalog).
+  // Imports a catalog file of tests/data/ (cli_import). Before any other command, the database
+  // becomes a copy of a template with the imports made so far and this one, made by the same
+  // command once per build.
   void import(const std::string& data_file) {
-    const CliRun r = cli("catalog import --force '" + std::string(GPUBILL_SOURCE_DIR) +
-                         "/tests/data/" + data_file + "'");
-    INFO(r.output);
-    REQUIRE(r.status == 0);
+    if (used_) {
+      cli_import(db_, data_file);
+      return;
+    }
+    imports_.push_back(data_file);
+    if (pg_) {
+      PgCopies::instance().give_back(template_, std::move(pg_));  // unchanged: kept for another
+      template_ = imported_postgres_template(imports_);
+      pg_ = PgCopies::instance().take(template_);
+      db_ = pg_->url();
+    } else {
+      std::filesystem::copy_file(imported_database_template(imports_), db_,
+                                 std::filesystem::copy_options::overwrite_existing);
+    }
   }
 
   // Writes the log (JSON Lines) and replays it, settling up to `until` when given.
@@ -155,13 +233,17 @@ class ExampleRun {
   }
 
   CliRun cli(const std::string& args, Stderr err = Stderr::merged) {
+    used_ = true;
     return run_cli("--db '" + db_ + "' " + args, err);
   }
 
  private:
+  std::string template_;  // on PostgreSQL, the template pg_ is a copy of
   TempDir dir_;
   std::string db_ = dir_.file("examples.db");  // or the PostgreSQL copy's URL
   std::unique_ptr<PgDatabase> pg_;
+  std::vector<std::string> imports_;  // the data files imported before any other command
+  bool used_ = false;                 // a command other than an import ran
   int logs_ = 0;
 };
 

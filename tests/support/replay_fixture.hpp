@@ -7,7 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -126,7 +128,15 @@ inline const std::string& bundled_template() {
       fill_bundled_template(db);
     }  // closed: SQLite checkpointed its log into the file and removed it
     REQUIRE_FALSE(fs::exists(mine.string() + "-wal"));
-    fs::rename(mine, made);
+    // A rollback journal, not a write-ahead log: the fixtures read the template at once from
+    // many processes, and a reader of a WAL file maps its "-shm" index, which would outlive a
+    // template that another process puts in place.
+    SQLite::Database(mine.string(), SQLite::OPEN_READWRITE).exec("PRAGMA journal_mode = DELETE");
+    // link, not rename: the first template made stays, and no reader sees its file replaced.
+    if (::link(mine.c_str(), made.c_str()) != 0 && errno != EEXIST) {
+      FAIL("cannot link " << mine << " to " << made << ": " << std::strerror(errno));
+    }
+    fs::remove(mine);
     return made.string();
   }();
   return path;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpubill/catalog/catalog_import.hpp"
@@ -36,9 +37,12 @@ inline OpenOptions postgres_allowed() {
 }
 
 // The template's name: per bundled catalog and schema, so that a cluster kept across builds
-// never hands out an older catalog. `fill` writes what every fixture's database starts with.
+// never hands out an older catalog. `fill` writes what every fixture's database starts with;
+// given (Database&, url), it is also told the database's URL. Names have at most 63 bytes.
+// `from`: the template starts as a copy of that template (made before this is called), which
+// `fill` adds to.
 template <typename Fill>
-std::string postgres_template(const std::string& kind, Fill fill) {
+std::string postgres_template(const std::string& kind, Fill fill, const std::string& from = "") {
   const std::string name = "gpubill_template_" + kind + "_" + bundled_catalog_hash() + "_" +
                            std::to_string(latest_schema_version());
   auto admin = store::Connection::open(pg_server_url());
@@ -50,11 +54,16 @@ std::string postgres_template(const std::string& kind, Fill fill) {
   if (exists.getColumn(0).getInt64() == 0) {
     // A partial one is what a process that failed while filling it left.
     admin->exec_native("DROP DATABASE IF EXISTS " + name + "_partial WITH (FORCE)");
-    admin->exec_native("CREATE DATABASE " + name + "_partial");
+    admin->exec_native("CREATE DATABASE " + name + "_partial" +
+                       (from.empty() ? "" : " TEMPLATE " + from + " STRATEGY FILE_COPY"));
     {
-      Database db = Database::open(with_param(pg_server_url(), "dbname=" + name + "_partial"),
-                                   postgres_allowed());
-      fill(db);
+      const std::string url = with_param(pg_server_url(), "dbname=" + name + "_partial");
+      Database db = Database::open(url, postgres_allowed());
+      if constexpr (std::is_invocable_v<Fill, Database&, const std::string&>) {
+        fill(db, url);  // a fill that also runs the CLI on the database
+      } else {
+        fill(db);
+      }
     }  // closed: a template cannot be copied while anyone is connected to it
     admin->exec_native("ALTER DATABASE " + name + "_partial RENAME TO " + name);
   }
