@@ -170,7 +170,9 @@ struct TemplateCatalog {
 
 inline const TemplateCatalog& template_catalog() {
   static const TemplateCatalog loaded = [] {
-    Database db = Database::open(bundled_template());
+    OpenOptions read_only;  // a writable open would turn the template's journal to WAL again
+    read_only.read_only = true;
+    Database db = Database::open(bundled_template(), read_only);
     return TemplateCatalog{catalog_stamp(connection(db)), Catalog::load_for_billing(db)};
   }();
   return loaded;
@@ -194,7 +196,8 @@ class ReplayFixture {
                                ? std::optional<std::string>(bundled_postgres_template())
                                : std::nullopt) {
     if (bundled && !store_.on_postgres()) {
-      SQLite::Database source(bundled_template(), SQLite::OPEN_READONLY);
+      // Waits (up to 10 s) for a process that holds a lock on it, rather than failing.
+      SQLite::Database source(bundled_template(), SQLite::OPEN_READONLY, 10'000);
       SQLite::Backup(sql(), source).executeStep();
     } else if (bundled) {
       postgres_template_catalog(db());  // loaded once, while this copy is as the template
