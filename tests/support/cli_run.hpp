@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "made_once.hpp"
 #include "temp_dir.hpp"
 
 namespace gpubill::testing {
@@ -41,28 +42,16 @@ inline CliRun run_cli(const std::string& args, Stderr err = Stderr::merged) {
 }
 
 // A database that `gpubill init` created with the bundled catalog, made once per build of the
-// CLI and copied by every test that needs one (an init costs 0.4–0.7 s, 2–3 s under the
-// sanitizers; a copy a few ms). It lives beside the CLI, named after the CLI's size and time,
-// so a rebuilt CLI (new migrations, a new bundled catalog) makes a new one; a process that
-// finds none makes it under a name of its own and renames it into place, so tests running at
-// once never read half of one.
+// CLI (made_once, named after the CLI's stamp: new migrations or a new bundled catalog make a new
+// one) and copied by every test that needs one (an init costs 0.4–0.7 s, 2–3 s under the
+// sanitizers; a copy a few ms).
 inline std::string initialized_database_template() {
-  namespace fs = std::filesystem;
-  const fs::path cli(GPUBILL_CLI_PATH);
-  const auto stamp = static_cast<unsigned long long>(  // file_clock's epoch may lie ahead
-      fs::last_write_time(cli).time_since_epoch().count());
-  const fs::path dir = cli.parent_path() / "test-databases";
-  const fs::path path =
-      dir / ("init-" + std::to_string(fs::file_size(cli)) + "-" + std::to_string(stamp) + ".db");
-  if (fs::exists(path)) return path.string();
-  fs::create_directories(dir);
-  const fs::path mine = dir / ("making-" + std::to_string(::getpid()) + ".db");
-  const CliRun r = run_cli("--db '" + mine.string() + "' init", Stderr::discarded);
-  REQUIRE(r.status == 0);
-  // The last connection closed: SQLite checkpointed its log into the file and removed it.
-  REQUIRE_FALSE(fs::exists(mine.string() + "-wal"));
-  fs::rename(mine, path);
-  return path.string();
+  return made_once("init-" + file_stamp(GPUBILL_CLI_PATH) + ".db", [](const std::string& mine) {
+    const CliRun r = run_cli("--db '" + mine + "' init", Stderr::discarded);
+    REQUIRE(r.status == 0);
+    // The last connection closed: SQLite checkpointed its log into the file and removed it.
+    REQUIRE_FALSE(std::filesystem::exists(mine + "-wal"));
+  });
 }
 
 // Creates the database at `path` with the bundled catalog unless it exists, as a user does once

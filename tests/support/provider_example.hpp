@@ -14,8 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "cli_run.hpp"
@@ -59,19 +57,12 @@ inline void cli_import(const std::string& db, const std::string& data_file) {
 }
 
 // A short name for what `gpubill init` then the imports of `data_files` write: the CLI's stamp
-// and each file's name and stamp (size and time), hashed, so that a rebuilt CLI or a changed
-// file makes a new template.
+// and each file's name and stamp, hashed, so that a rebuilt CLI or a changed file makes a new
+// template.
 inline std::string imports_key(const std::vector<std::string>& data_files) {
-  namespace fs = std::filesystem;
-  const fs::path cli(GPUBILL_CLI_PATH);
-  std::string key = std::to_string(fs::file_size(cli)) + "-" +
-                    std::to_string(static_cast<unsigned long long>(  // the epoch may lie ahead
-                        fs::last_write_time(cli).time_since_epoch().count()));
+  std::string key = file_stamp(GPUBILL_CLI_PATH);
   for (const auto& f : data_files) {
-    const fs::path path = fs::path(GPUBILL_SOURCE_DIR) / "tests" / "data" / f;
-    key += "|" + f + "|" + std::to_string(fs::file_size(path)) + "-" +
-           std::to_string(static_cast<unsigned long long>(
-               fs::last_write_time(path).time_since_epoch().count()));
+    key += "|" + f + "|" + file_stamp(std::string(GPUBILL_SOURCE_DIR) + "/tests/data/" + f);
   }
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016zx", std::hash<std::string>{}(key));
@@ -79,22 +70,15 @@ inline std::string imports_key(const std::vector<std::string>& data_files) {
 }
 
 // The SQLite template of ExampleRun after the imports of `data_files`: made once per build
-// (beside initialized_database_template(), as it is) and copied by each example that starts
-// with those imports. An import reads and checks the whole catalog and refreshes the offer
-// summary (a quarter of a second; half a second and a new copy of the database on PostgreSQL),
-// and 44 examples start with one.
+// (made_once) and copied by each example that starts with those imports. An import reads and
+// checks the whole catalog and refreshes the offer summary (a quarter of a second; half a second
+// and a new copy of the database on PostgreSQL), and 44 examples start with one.
 inline std::string imported_database_template(const std::vector<std::string>& data_files) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(initialized_database_template()).parent_path();
-  const fs::path path = dir / ("imports-" + imports_key(data_files) + ".db");
-  if (fs::exists(path)) return path.string();
-  const fs::path mine = dir / ("making-imports-" + std::to_string(::getpid()) + ".db");
-  fs::remove(mine);
-  fs::copy_file(initialized_database_template(), mine);
-  for (const auto& f : data_files) cli_import(mine.string(), f);
-  REQUIRE_FALSE(fs::exists(mine.string() + "-wal"));  // the CLI's last connection closed it
-  fs::rename(mine, path);
-  return path.string();
+  return made_once("imports-" + imports_key(data_files) + ".db", [&](const std::string& mine) {
+    std::filesystem::copy_file(initialized_database_template(), mine);
+    for (const auto& f : data_files) cli_import(mine, f);
+    REQUIRE_FALSE(std::filesystem::exists(mine + "-wal"));  // the CLI's last connection closed it
+  });
 }
 
 // The same on PostgreSQL: a template database per list of imports, a copy of

@@ -7,14 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "gpubill/base/time.hpp"
 #include "gpubill/catalog/catalog.hpp"
@@ -24,6 +20,7 @@
 #include "gpubill/quote/quote.hpp"
 #include "gpubill/replay/replay.hpp"
 #include "gpubill/store/db.hpp"
+#include "made_once.hpp"
 #include "store/connection.hpp"
 #include "store/store.hpp"
 #include "temp_dir.hpp"
@@ -98,47 +95,25 @@ inline void fill_bundled_template(Database& db) {
   refresh_offer_summary(db, summarize_offers);
 }
 
-// The file stamp (size and modification time) of `path`, as text for a file name.
-inline std::string file_stamp(const std::filesystem::path& path) {
-  namespace fs = std::filesystem;
-  const auto time = static_cast<unsigned long long>(  // file_clock's epoch may lie ahead
-      fs::last_write_time(path).time_since_epoch().count());
-  return std::to_string(fs::file_size(path)) + "-" + std::to_string(time);
-}
-
-// The template is made once per build of the tests, not once per test process: CTest runs each
-// test case in a process of its own, and filling it (0.5 s, more under the sanitizers) was most
-// of a replay test's time. It lives beside the CLI, named after the stamps of the test program
+// The template is made once per build of the tests (made_once), not once per test process:
+// CTest runs each test case in a process of its own, and filling it (0.5 s, more under the
+// sanitizers) was most of a replay test's time. Its name has the stamps of the test program
 // (which holds the bundled catalog, the migrations and the import code) and of the spot-price
-// file, so a rebuilt test program or a changed file makes a new one; a process that finds none
-// fills it under a name of its own and renames it into place, so that tests running at once
-// never read half of one.
+// file.
 inline const std::string& bundled_template() {
-  namespace fs = std::filesystem;
-  static const std::string path = [] {
-    const fs::path dir = fs::path(GPUBILL_CLI_PATH).parent_path() / "test-databases";
-    const fs::path made = dir / ("replay-" + file_stamp(fs::read_symlink("/proc/self/exe")) + "-" +
-                                 file_stamp(data_path("spot-rule-prices.json")) + ".db");
-    if (fs::exists(made)) return made.string();
-    fs::create_directories(dir);
-    const fs::path mine = dir / ("making-replay-" + std::to_string(::getpid()) + ".db");
-    fs::remove(mine);
-    {
-      Database db = Database::open(mine.string());
-      fill_bundled_template(db);
-    }  // closed: SQLite checkpointed its log into the file and removed it
-    REQUIRE_FALSE(fs::exists(mine.string() + "-wal"));
-    // A rollback journal, not a write-ahead log: the fixtures read the template at once from
-    // many processes, and a reader of a WAL file maps its "-shm" index, which would outlive a
-    // template that another process puts in place.
-    SQLite::Database(mine.string(), SQLite::OPEN_READWRITE).exec("PRAGMA journal_mode = DELETE");
-    // link, not rename: the first template made stays, and no reader sees its file replaced.
-    if (::link(mine.c_str(), made.c_str()) != 0 && errno != EEXIST) {
-      FAIL("cannot link " << mine << " to " << made << ": " << std::strerror(errno));
-    }
-    fs::remove(mine);
-    return made.string();
-  }();
+  static const std::string path = made_once(
+      "replay-" + file_stamp(std::filesystem::read_symlink("/proc/self/exe")) + "-" +
+          file_stamp(data_path("spot-rule-prices.json")) + ".db",
+      [](const std::string& mine) {
+        {
+          Database db = Database::open(mine);
+          fill_bundled_template(db);
+        }  // closed: SQLite checkpointed its log into the file and removed it
+        REQUIRE_FALSE(std::filesystem::exists(mine + "-wal"));
+        // A rollback journal, not a write-ahead log: the fixtures read the template at once
+        // from many processes, and a reader of a WAL file maps its "-shm" index.
+        SQLite::Database(mine, SQLite::OPEN_READWRITE).exec("PRAGMA journal_mode = DELETE");
+      });
   return path;
 }
 
