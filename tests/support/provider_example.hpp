@@ -39,7 +39,7 @@ inline bool same_instant(const nlohmann::json& value, const char* rfc3339) {
 
 // The PostgreSQL template of ExampleRun: what `gpubill init` writes.
 inline const std::string& initialized_postgres_template() {
-  static const std::string name = postgres_template("init", [](Database& db, const std::string&) {
+  static const std::string name = postgres_template("init", [](Database& db) {
     ensure_bundled_catalog(db);
     refresh_offer_summary(db, summarize_offers);
   });
@@ -100,9 +100,7 @@ class ExampleRun {
     if (testing_on_postgres()) {
       pg_ = PgCopies::instance().take(template_);
       db_ = pg_->url();
-    } else {
-      ensure_database(db_);
-    }
+    }  // on SQLite, the database file is copied at the first command (cli, import)
   }
   ~ExampleRun() {
     if (pg_) PgCopies::instance().give_back(template_, std::move(pg_));
@@ -217,6 +215,7 @@ class ExampleRun {
   }
 
   CliRun cli(const std::string& args, Stderr err = Stderr::merged) {
+    if (!pg_) ensure_database(db_);  // a copy of the init template, unless an import made one
     used_ = true;
     return run_cli("--db '" + db_ + "' " + args, err);
   }
