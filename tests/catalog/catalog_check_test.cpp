@@ -114,6 +114,30 @@ TEST_CASE("check: a price per GPU far below its siblings with that GPU", "[catal
   CHECK(v[0].subject == "v8");
 }
 
+TEST_CASE("check: the sibling median leaves out the row's own type, its history included",
+          "[catalog][check]") {
+  Planted p;
+  for (const char* id : {"v1", "v2", "v3", "v4", "cheap"}) p.type(id, "V100", "1");
+  p.price("v1", "r1", BillingMode::payg, "4.00", "2022-01-01");
+  p.price("v2", "r1", BillingMode::payg, "4.00", "2022-01-01");  // the same value twice
+  p.price("v3", "r1", BillingMode::payg, "3.00", "2022-01-01");
+  p.price("v4", "r1", BillingMode::payg, "5.00", "2022-01-01");
+  p.price("v4", "r2", BillingMode::payg, "0.50", "2022-01-01");     // another region: not a sibling
+  p.price("cheap", "r1", BillingMode::payg, "4.00", "2021-01-01");  // alone in force in 2021
+  p.price("cheap", "r1", BillingMode::payg, "0.90", "2022-01-01");
+  // At 2022-01-01 the others are 3, 4, 4 and 5 per GPU: the lower middle is 4, and 0.90 × 4 is
+  // under it. For v1 the others are 0.90, 3, 4 and 5 (its own 4 left out, v2's kept): 3.
+  const auto v = found(p.d, "sibling_floor");
+  REQUIRE(v.size() == 1);
+  CHECK(v[0].subject == "cheap");
+  CHECK(v[0].effective_from == "2022-01-01");
+  CHECK(v[0].message.find("median per-GPU price of 4 other types") != std::string::npos);
+  CHECK(v[0].message.find("(4.000000000000)") != std::string::npos);
+  // 1.01 per GPU: four times it is above the others' median.
+  p.d.prices.back().amount = Money(Decimal::parse("1.01"), Currency::parse("USD"));
+  CHECK(found(p.d, "sibling_floor").empty());
+}
+
 TEST_CASE("check: a spot price exactly a tenth of payg, unless tagged an estimate",
           "[catalog][check]") {
   Planted p;
