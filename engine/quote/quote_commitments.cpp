@@ -211,29 +211,38 @@ std::vector<QuoteLine> commitment_lines(const Catalog& catalog, const ResolvedWo
   return out;
 }
 
-// Ranks `lines` as the engine does (priced first, stale apart when asked, cheapest first; equal
-// totals keep their order), keeps the best `top` priced and `top` unknown lines, numbers them.
-void rerank_with_commitments(std::vector<QuoteLine>& lines, const QuoteOptions& options) {
-  std::stable_sort(lines.begin(), lines.end(), [&](const QuoteLine& a, const QuoteLine& b) {
-    if (a.priced != b.priced) return a.priced;
-    if (!a.priced) return false;
-    const bool sa = options.stale_apart && a.stale, sb = options.stale_apart && b.stale;
+// The engine's lines that stay (`engine`, in its order) and the commitment lines (`added`),
+// ranked as the engine ranks (priced first, stale apart when asked, cheapest first; equal totals
+// keep their order, the engine's lines before the added ones), the best `top` priced and `top`
+// unknown lines kept and numbered. The order is found on references and each kept line is moved
+// once: a line is a few kilobytes, and a quote on a large catalog has tens of thousands.
+std::vector<QuoteLine> rank_with_commitments(std::vector<QuoteLine>& engine,
+                                             const std::vector<std::uint32_t>& staying,
+                                             std::vector<QuoteLine>& added,
+                                             const QuoteOptions& options) {
+  std::vector<QuoteLine*> order;
+  order.reserve(staying.size() + added.size());
+  for (std::uint32_t i : staying) order.push_back(&engine[i]);
+  for (auto& l : added) order.push_back(&l);
+  std::stable_sort(order.begin(), order.end(), [&](const QuoteLine* a, const QuoteLine* b) {
+    if (a->priced != b->priced) return a->priced;
+    if (!a->priced) return false;
+    const bool sa = options.stale_apart && a->stale, sb = options.stale_apart && b->stale;
     if (sa != sb) return sb;
-    return *a.total < *b.total;
+    return *a->total < *b->total;
   });
-  if (options.top > 0) {
-    std::vector<QuoteLine> kept;
-    std::size_t priced = 0, unknown = 0;
-    for (auto& l : lines) {
-      std::size_t& n = l.priced ? priced : unknown;
-      if (n < options.top) {
-        ++n;
-        kept.push_back(std::move(l));
-      }
+  std::vector<QuoteLine> lines;
+  lines.reserve(options.top > 0 ? std::min(order.size(), 2 * options.top) : order.size());
+  std::size_t priced = 0, unknown = 0;
+  for (QuoteLine* l : order) {
+    std::size_t& n = l->priced ? priced : unknown;
+    if (options.top == 0 || n < options.top) {
+      ++n;
+      lines.push_back(std::move(*l));
+      lines.back().rank = lines.size();
     }
-    lines = std::move(kept);
   }
-  for (std::size_t i = 0; i < lines.size(); ++i) lines[i].rank = i + 1;
+  return lines;
 }
 
 }  // namespace
@@ -255,9 +264,10 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   // An offer with commitment lines of a term has no unknown line of that term.
   std::set<std::string> covered;
   for (const auto& l : added) covered.insert(l.offer_id + "/" + std::string(to_string(*l.mode)));
-  std::vector<QuoteLine> lines;
-  lines.reserve(result.lines.size() + added.size());
-  for (auto& l : result.lines) {
+  std::vector<std::uint32_t> staying;
+  staying.reserve(result.lines.size());
+  for (std::uint32_t i = 0; i < result.lines.size(); ++i) {
+    const QuoteLine& l = result.lines[i];
     const bool unwanted_payg = !payg_wanted && l.mode == BillingMode::payg;
     const bool replaced =
         !l.priced && l.mode && covered.count(l.offer_id + "/" + std::string(to_string(*l.mode)));
@@ -270,14 +280,13 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
       }
       continue;
     }
-    lines.push_back(std::move(l));
+    staying.push_back(i);
   }
-  for (auto& l : added) {
+  for (const auto& l : added) {
     ++result.lines_priced;
     if (l.stale) ++result.lines_stale;
-    lines.push_back(std::move(l));
   }
-  rerank_with_commitments(lines, options);
+  std::vector<QuoteLine> lines = rank_with_commitments(result.lines, staying, added, options);
   result.lines = std::move(lines);
   return result;
 }
