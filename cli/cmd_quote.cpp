@@ -363,6 +363,9 @@ int run_quote(const Globals& globals, const WorkloadArgs& args, Format format,
     options.top = rank ? std::stoul(explain) : 0;
   }
   if (before) options.top = 0;  // match earlier lines beyond the top N too
+  // The text overview shows the best line of each provider and mode: only those are built.
+  options.best_of_each_provider_and_mode =
+      format == Format::table && !show.top_given() && explain.empty() && !before;
   const auto priced = price_workload(db, build_workload(args), options);
   const ResolvedWorkload& w = priced->workload;
   const QuoteResult& q = priced->result;

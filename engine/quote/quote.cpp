@@ -11,10 +11,13 @@
 #include <algorithm>
 #include <cassert>
 #include <map>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "gpubill/base/errors.hpp"
+#include "gpubill/catalog/commitment.hpp"
 #include "gpubill/quote/quote.hpp"
 #include "quote/quote_index.hpp"
 #include "quote/quote_internal.hpp"
@@ -696,12 +699,49 @@ struct Ranked {
   int128_t key;
   std::uint32_t offer;
   std::uint8_t mode;
-  bool stale = false;  // ranked after every current line (QuoteOptions::stale_apart)
+  bool stale = false;        // ranked after every current line (QuoteOptions::stale_apart)
+  bool stale_price = false;  // a stale price, apart or not (QuoteResult::lines_stale)
 };
+
+// Whether the offer's instance type has commitment rows at the quote's date: quote() then
+// needs its pay-as-you-go line (commitment_lines, quote_commitments.cpp).
+bool has_commitments(const Ctx& ctx, const IndexedOffer& o) {
+  const auto& data = ctx.catalog.data();
+  return !commitments_at(ctx.catalog, data.providers[o.provider].id, SubjectKind::instance,
+                         o.type->id, ctx.ix.regions[o.region], ctx.w.at)
+              .empty();
+}
+
+// QuoteOptions::best_of_each_provider_and_mode: keeps in `best` (ranked) the first line of each
+// (stale apart, provider, mode) and, with `ranking`, the pay-as-you-go lines of offers with
+// commitment rows. `ranks` gets each kept line's place in the whole ranking, `ranking` every
+// priced line.
+void keep_best_of_each(const Ctx& ctx, std::vector<Ranked>& best, std::vector<std::size_t>& ranks,
+                       Ranking* ranking) {
+  std::set<std::tuple<bool, std::uint16_t, std::uint8_t>> seen;
+  std::vector<Ranked> kept;
+  for (std::size_t k = 0; k < best.size(); ++k) {
+    const Ranked& r = best[k];
+    const IndexedOffer& o = ctx.ix.offers[r.offer];
+    const bool first = seen.insert({r.stale, o.provider, r.mode}).second;
+    const bool for_commitments =
+        ranking && kModes[r.mode] == BillingMode::payg && has_commitments(ctx, o);
+    std::int32_t built = -1;
+    if (first || for_commitments) {
+      built = static_cast<std::int32_t>(kept.size());
+      kept.push_back(r);
+      ranks.push_back(k + 1);
+    }
+    if (ranking) {
+      ranking->priced.push_back({r.key, built, o.provider, r.mode, r.stale, r.stale_price});
+    }
+  }
+  best = std::move(kept);
+}
 
 // Builds the returned lines in full (the ranked ones, then the unknown ones), the exclusions and
 // the assumptions.
-void build_lines(Ctx& ctx, const std::vector<Ranked>& best,
+void build_lines(Ctx& ctx, const std::vector<Ranked>& best, const std::vector<std::size_t>& ranks,
                  const std::vector<UnknownLine>& unknowns, const Tallies& tallies,
                  QuoteResult& result) {
   const QuoteEngine::Index& ix = ctx.ix;
@@ -717,7 +757,7 @@ void build_lines(Ctx& ctx, const std::vector<Ranked>& best,
     if (!line.total || line.total->amount().units() != best[k].key) {
       throw std::logic_error("quote: a line's total changed between ranking and building");
     }
-    line.rank = k + 1;
+    line.rank = ranks.empty() ? k + 1 : ranks[k];
     result.lines.push_back(std::move(line));
   }
   for (std::size_t k = 0; k < unknowns.size(); ++k) {
@@ -760,8 +800,8 @@ void add_retired_lines(std::uint32_t i, const IndexedOffer& o, std::uint8_t mode
 
 }  // namespace
 
-QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w,
-                                      const QuoteOptions& options) const {
+QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w, const QuoteOptions& options,
+                                      Ranking* ranking) const {
   const Index& ix = *index_;
   Ctx ctx(catalog_, ix, w);
   ctx.include_estimates = options.include_estimates;
@@ -856,7 +896,8 @@ QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w,
                  (apart > best.front().stale || ctx.lower_bound(o, m, in) > best.front().key)) {
         continue;
       }
-      const Ranked r{ctx.exact(o, m, in, nullptr).units(), i, static_cast<std::uint8_t>(m), apart};
+      const Ranked r{ctx.exact(o, m, in, nullptr).units(), i, static_cast<std::uint8_t>(m), apart,
+                     stale};
       if (top == 0) {
         best.push_back(r);
       } else if (best.size() < top) {
@@ -871,8 +912,12 @@ QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w,
   }
   std::sort(best.begin(), best.end(), before);
   result.offers_total = ix.offers.size() + unloaded_offer_count(ix.unloaded);
+  std::vector<std::size_t> ranks;  // empty: the k-th line's rank is k + 1
+  if (top == 0 && options.best_of_each_provider_and_mode) {
+    keep_best_of_each(ctx, best, ranks, ranking);
+  }
 
-  build_lines(ctx, best, unknowns, tallies, result);
+  build_lines(ctx, best, ranks, unknowns, tallies, result);
   result.stale_apart = options.stale_apart;
   return result;
 }

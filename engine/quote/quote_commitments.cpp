@@ -13,9 +13,12 @@
 //                   its hours used, the commitment costs less than paying as you go.
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "gpubill/catalog/provenance.hpp"
 #include "gpubill/quote/quote.hpp"
+#include "quote/quote_index.hpp"
+#include "quote/quote_internal.hpp"
 #include "quote/quote_text.hpp"
 
 namespace gpubill {
@@ -245,6 +248,71 @@ std::vector<QuoteLine> rank_with_commitments(std::vector<QuoteLine>& engine,
   return lines;
 }
 
+// QuoteOptions::best_of_each_provider_and_mode with commitments: `result` holds the first
+// line of each (stale apart, provider, mode) of the engine's ranking, the pay-as-you-go lines
+// commitment lines come from, and the unknown lines `staying` keeps; `ranking` places every
+// engine line. The commitment lines (`added`) are ranked among all of them as
+// rank_with_commitments ranks (the engine's lines first on equal totals), and the first line
+// of each group of that ranking is kept, with its rank; the unknown lines follow.
+std::vector<QuoteLine> best_of_each_with_commitments(QuoteResult& result,
+                                                     const quote_detail::Ranking& ranking,
+                                                     const std::vector<std::uint32_t>& staying,
+                                                     std::vector<QuoteLine>& added,
+                                                     bool payg_wanted,
+                                                     const QuoteOptions& options) {
+  const auto apart = [&](const QuoteLine& l) { return options.stale_apart && l.stale; };
+  std::vector<std::uint32_t> extra(added.size());  // the commitment lines, ranked
+  for (std::size_t i = 0; i < extra.size(); ++i) extra[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(extra.begin(), extra.end(), [&](std::uint32_t i, std::uint32_t j) {
+    const QuoteLine& a = added[i];
+    const QuoteLine& b = added[j];
+    if (apart(a) != apart(b)) return apart(b);
+    return *a.total < *b.total;
+  });
+  std::set<std::tuple<bool, std::string, BillingMode>> seen;
+  std::vector<QuoteLine> lines;
+  std::size_t rank = 0;
+  const auto take = [&](QuoteLine& l, bool is_apart) {
+    ++rank;
+    if (!seen.insert({is_apart, l.provider, *l.mode}).second) return;
+    lines.push_back(std::move(l));
+    lines.back().rank = rank;
+  };
+  std::size_t e = 0, a = 0;
+  const auto& engine = ranking.priced;
+  while (e < engine.size() || a < extra.size()) {
+    if (e < engine.size() && !payg_wanted && kModes[engine[e].mode] == BillingMode::payg) {
+      ++e;  // built for its commitment lines only
+      continue;
+    }
+    bool from_engine = a == extra.size();
+    if (!from_engine && e < engine.size()) {
+      const QuoteLine& c = added[extra[a]];
+      const bool ca = apart(c);
+      const int128_t ck = c.total->amount().units();
+      from_engine = engine[e].apart != ca ? !engine[e].apart : engine[e].key <= ck;
+    }
+    if (from_engine) {
+      const quote_detail::RankedLine& r = engine[e++];
+      if (r.built < 0) {
+        ++rank;  // not built: never the first of its group (keep_best_of_each)
+        continue;
+      }
+      take(result.lines[static_cast<std::size_t>(r.built)], r.apart);
+    } else {
+      QuoteLine& c = added[extra[a++]];
+      take(c, apart(c));
+    }
+  }
+  for (std::uint32_t i : staying) {
+    QuoteLine& l = result.lines[i];
+    if (l.priced) continue;
+    lines.push_back(std::move(l));
+    lines.back().rank = ++rank;
+  }
+  return lines;
+}
+
 }  // namespace
 
 QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& options) const {
@@ -259,7 +327,9 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   if (!payg_wanted) core.modes.push_back(BillingMode::payg);
   QuoteOptions all = options;
   all.top = 0;
-  QuoteResult result = quote_offers(core, all);
+  quote_detail::Ranking ranking;
+  const bool overview = options.top == 0 && options.best_of_each_provider_and_mode;
+  QuoteResult result = quote_offers(core, all, overview ? &ranking : nullptr);
   std::vector<QuoteLine> added = commitment_lines(catalog_, w, result);
   // An offer with commitment lines of a term has no unknown line of that term.
   std::set<std::string> covered;
@@ -272,6 +342,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     const bool replaced =
         !l.priced && l.mode && covered.count(l.offer_id + "/" + std::string(to_string(*l.mode)));
     if (unwanted_payg || replaced) {
+      if (overview && unwanted_payg && l.priced) continue;  // counted below, built or not
       if (l.priced) {
         --result.lines_priced;
         if (l.stale) --result.lines_stale;
@@ -282,11 +353,21 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     }
     staying.push_back(i);
   }
+  if (overview && !payg_wanted) {
+    for (const auto& r : ranking.priced) {
+      if (kModes[r.mode] != BillingMode::payg) continue;
+      --result.lines_priced;
+      if (r.stale) --result.lines_stale;
+    }
+  }
   for (const auto& l : added) {
     ++result.lines_priced;
     if (l.stale) ++result.lines_stale;
   }
-  std::vector<QuoteLine> lines = rank_with_commitments(result.lines, staying, added, options);
+  std::vector<QuoteLine> lines =
+      overview
+          ? best_of_each_with_commitments(result, ranking, staying, added, payg_wanted, options)
+          : rank_with_commitments(result.lines, staying, added, options);
   result.lines = std::move(lines);
   return result;
 }

@@ -140,6 +140,21 @@ struct Inputs {
   const Usage* usage = nullptr;
 };
 
+// Every priced line of a quote_offers call in rank order, for quote() to rank commitment lines
+// among lines it did not build (QuoteOptions::best_of_each_provider_and_mode).
+struct RankedLine {
+  int128_t key;            // the total's units
+  std::int32_t built;      // its index in QuoteResult::lines, or -1: not built
+  std::uint16_t provider;  // into catalog.data().providers
+  std::uint8_t mode;       // into kModes
+  bool apart;              // stale, ranked after the current lines
+  bool stale;              // a stale price, apart or not
+};
+
+struct Ranking {
+  std::vector<RankedLine> priced;
+};
+
 struct UnknownLine {
   std::uint32_t offer;
   std::uint8_t mode;  // kNoMode: the offer has no price at all

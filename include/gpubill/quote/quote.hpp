@@ -60,6 +60,11 @@ struct QuoteOptions {
   // List the offers retired on or before the quote date (InstanceType::retired_on) as lines
   // that are not priced, "retired on D"; by default they are only counted (lines_retired).
   bool include_retired = false;
+  // With top = 0: every line is ranked and counted, but of the priced lines only the first of
+  // each (provider, mode, stale when stale_apart) is built and returned, with its rank over the
+  // whole ranking; unknown lines as with top = 0. What the text overview shows
+  // (cli/quote_overview.cpp), without building the thousands of lines of a large catalog.
+  bool best_of_each_provider_and_mode = false;
 };
 
 // A storage or network part of a line.
@@ -233,6 +238,10 @@ struct Advice {
   std::vector<AdviceOffer> offers;  // the offers whose GPUs fit, meeting the advice first
 };
 
+namespace quote_detail {
+struct Ranking;
+}
+
 class QuoteEngine {
  public:
   // `unloaded`: the offers a narrowed read left out of `catalog` (load_quote_catalog); they are
@@ -255,7 +264,10 @@ class QuoteEngine {
 
  private:
   // The quote without commitment lines (quote.cpp); quote() adds them (quote_commitments.cpp).
-  QuoteResult quote_offers(const ResolvedWorkload& workload, const QuoteOptions& options) const;
+  // With `ranking` (quote_internal.hpp) and best_of_each_provider_and_mode, it also builds the
+  // pay-as-you-go lines of offers with commitment rows and lists every priced line's place.
+  QuoteResult quote_offers(const ResolvedWorkload& workload, const QuoteOptions& options,
+                           quote_detail::Ranking* ranking = nullptr) const;
 
   const Catalog& catalog_;
   std::unique_ptr<Index> index_;
