@@ -37,9 +37,16 @@ void append_csv_cell(std::string& out, std::string_view text) {
   }
   out += '"';
   if (guard) out += '\'';
-  for (const char ch : text) {
-    if (ch == '"') out += '"';
-    out += ch;
+  // Spans between quotes appended whole (a quote doubled): not byte by byte.
+  for (std::size_t start = 0;;) {
+    const std::size_t quote = text.find('"', start);
+    if (quote == std::string_view::npos) {
+      out.append(text.data() + start, text.size() - start);
+      break;
+    }
+    out.append(text.data() + start, quote + 1 - start);
+    out += '"';
+    start = quote + 1;
   }
   out += '"';
 }
