@@ -712,22 +712,29 @@ bool has_commitments(const Ctx& ctx, const IndexedOffer& o) {
               .empty();
 }
 
-// QuoteOptions::best_of_each_provider_and_mode: keeps in `best` (ranked) the first line of each
-// (stale apart, provider, mode) and, with `ranking`, the pay-as-you-go lines of offers with
+// Keeps in `best` (ranked) only the lines that will be returned: the first of each (stale
+// apart, provider, mode) with `best_of_each`; with `ranking` (quote() adding commitment lines),
+// those it asks for — the first ranking.top lines that are not unwanted pay-as-you-go, the
+// first of each group when ranking.best_of_each, and the pay-as-you-go lines of offers with
 // commitment rows. `ranks` gets each kept line's place in the whole ranking, `ranking` every
 // priced line.
-void keep_best_of_each(const Ctx& ctx, std::vector<Ranked>& best, std::vector<std::size_t>& ranks,
-                       Ranking* ranking) {
+void keep_selected(const Ctx& ctx, std::vector<Ranked>& best, std::vector<std::size_t>& ranks,
+                   bool best_of_each, Ranking* ranking) {
   std::set<std::tuple<bool, std::uint16_t, std::uint8_t>> seen;
   std::vector<Ranked> kept;
+  std::size_t wanted = 0;  // lines kept by rank (ranking->top)
   for (std::size_t k = 0; k < best.size(); ++k) {
     const Ranked& r = best[k];
     const IndexedOffer& o = ctx.ix.offers[r.offer];
-    const bool first = seen.insert({r.stale, o.provider, r.mode}).second;
-    const bool for_commitments =
-        ranking && kModes[r.mode] == BillingMode::payg && has_commitments(ctx, o);
+    const bool payg = kModes[r.mode] == BillingMode::payg;
+    bool keep = best_of_each && seen.insert({r.stale, o.provider, r.mode}).second;
+    if (ranking && ranking->top > 0 && wanted < ranking->top && !(payg && ranking->payg_unwanted)) {
+      keep = true;
+      ++wanted;
+    }
+    if (ranking && payg && !keep) keep = has_commitments(ctx, o);
     std::int32_t built = -1;
-    if (first || for_commitments) {
+    if (keep) {
       built = static_cast<std::int32_t>(kept.size());
       kept.push_back(r);
       ranks.push_back(k + 1);
@@ -913,8 +920,10 @@ QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w, const QuoteOpti
   std::sort(best.begin(), best.end(), before);
   result.offers_total = ix.offers.size() + unloaded_offer_count(ix.unloaded);
   std::vector<std::size_t> ranks;  // empty: the k-th line's rank is k + 1
-  if (top == 0 && options.best_of_each_provider_and_mode) {
-    keep_best_of_each(ctx, best, ranks, ranking);
+  if (ranking) {
+    keep_selected(ctx, best, ranks, ranking->best_of_each, ranking);
+  } else if (top == 0 && options.best_of_each_provider_and_mode) {
+    keep_selected(ctx, best, ranks, true, nullptr);
   }
 
   build_lines(ctx, best, ranks, unknowns, tallies, result);

@@ -13,6 +13,7 @@
 //                   its hours used, the commitment costs less than paying as you go.
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "gpubill/catalog/provenance.hpp"
@@ -248,18 +249,19 @@ std::vector<QuoteLine> rank_with_commitments(std::vector<QuoteLine>& engine,
   return lines;
 }
 
-// QuoteOptions::best_of_each_provider_and_mode with commitments: `result` holds the first
-// line of each (stale apart, provider, mode) of the engine's ranking, the pay-as-you-go lines
-// commitment lines come from, and the unknown lines `staying` keeps; `ranking` places every
-// engine line. The commitment lines (`added`) are ranked among all of them as
-// rank_with_commitments ranks (the engine's lines first on equal totals), and the first line
-// of each group of that ranking is kept, with its rank; the unknown lines follow.
-std::vector<QuoteLine> best_of_each_with_commitments(QuoteResult& result,
-                                                     const quote_detail::Ranking& ranking,
-                                                     const std::vector<std::uint32_t>& staying,
-                                                     std::vector<QuoteLine>& added,
-                                                     bool payg_wanted,
-                                                     const QuoteOptions& options) {
+// The lines quote() returns when quote_offers built only some (`ranking`: QuoteOptions::top
+// above 0, or best_of_each_provider_and_mode): `result` holds those it asked for, the
+// pay-as-you-go lines commitment lines come from and the unknown lines `staying` keeps;
+// `ranking` places every engine line. The commitment lines (`added`) are ranked among all of
+// them as rank_with_commitments ranks (the engine's lines first on equal totals); kept are the
+// first `top` priced lines, or the first of each (stale apart, provider, mode), with their
+// ranks, then the unknown lines (the first `top` of them), ranked after every priced line as
+// quote_offers ranks them.
+std::vector<QuoteLine> select_with_commitments(QuoteResult& result,
+                                               const quote_detail::Ranking& ranking,
+                                               const std::vector<std::uint32_t>& staying,
+                                               std::vector<QuoteLine>& added,
+                                               const QuoteOptions& options) {
   const auto apart = [&](const QuoteLine& l) { return options.stale_apart && l.stale; };
   std::vector<std::uint32_t> extra(added.size());  // the commitment lines, ranked
   for (std::size_t i = 0; i < extra.size(); ++i) extra[i] = static_cast<std::uint32_t>(i);
@@ -272,41 +274,51 @@ std::vector<QuoteLine> best_of_each_with_commitments(QuoteResult& result,
   std::set<std::tuple<bool, std::string, BillingMode>> seen;
   std::vector<QuoteLine> lines;
   std::size_t rank = 0;
-  const auto take = [&](QuoteLine& l, bool is_apart) {
-    ++rank;
-    if (!seen.insert({is_apart, l.provider, *l.mode}).second) return;
-    lines.push_back(std::move(l));
-    lines.back().rank = rank;
+  const auto kept = [&](const QuoteLine& l, bool is_apart) {
+    return ranking.best_of_each ? seen.insert({is_apart, l.provider, *l.mode}).second
+                                : lines.size() < options.top;
   };
   std::size_t e = 0, a = 0;
   const auto& engine = ranking.priced;
   while (e < engine.size() || a < extra.size()) {
-    if (e < engine.size() && !payg_wanted && kModes[engine[e].mode] == BillingMode::payg) {
+    if (e < engine.size() && ranking.payg_unwanted && kModes[engine[e].mode] == BillingMode::payg) {
       ++e;  // built for its commitment lines only
       continue;
     }
     bool from_engine = a == extra.size();
     if (!from_engine && e < engine.size()) {
       const QuoteLine& c = added[extra[a]];
-      const bool ca = apart(c);
-      const int128_t ck = c.total->amount().units();
-      from_engine = engine[e].apart != ca ? !engine[e].apart : engine[e].key <= ck;
+      const int128_t key = c.total->amount().units();
+      from_engine = engine[e].apart != apart(c) ? !engine[e].apart : engine[e].key <= key;
     }
+    QuoteLine* line = nullptr;
+    bool is_apart = false;
     if (from_engine) {
       const quote_detail::RankedLine& r = engine[e++];
-      if (r.built < 0) {
-        ++rank;  // not built: never the first of its group (keep_best_of_each)
+      ++rank;
+      if (r.built < 0) {  // not built: by keep_selected, never one to keep
+        if (!ranking.best_of_each && lines.size() < options.top) {
+          throw std::logic_error("quote: a line to keep was not built");
+        }
         continue;
       }
-      take(result.lines[static_cast<std::size_t>(r.built)], r.apart);
+      line = &result.lines[static_cast<std::size_t>(r.built)];
+      is_apart = r.apart;
     } else {
-      QuoteLine& c = added[extra[a++]];
-      take(c, apart(c));
+      line = &added[extra[a++]];
+      ++rank;
+      is_apart = apart(*line);
+    }
+    if (kept(*line, is_apart)) {
+      lines.push_back(std::move(*line));
+      lines.back().rank = rank;
     }
   }
+  std::size_t unknown = 0;
   for (std::uint32_t i : staying) {
     QuoteLine& l = result.lines[i];
     if (l.priced) continue;
+    if (!ranking.best_of_each && unknown++ >= options.top) break;
     lines.push_back(std::move(l));
     lines.back().rank = ++rank;
   }
@@ -327,9 +339,14 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   if (!payg_wanted) core.modes.push_back(BillingMode::payg);
   QuoteOptions all = options;
   all.top = 0;
+  // Only the lines that can be returned are built (with the pay-as-you-go lines commitment
+  // lines come from): the best `top`, or the best of each provider and mode.
   quote_detail::Ranking ranking;
-  const bool overview = options.top == 0 && options.best_of_each_provider_and_mode;
-  QuoteResult result = quote_offers(core, all, overview ? &ranking : nullptr);
+  ranking.top = options.top;
+  ranking.best_of_each = options.top == 0 && options.best_of_each_provider_and_mode;
+  ranking.payg_unwanted = !payg_wanted;
+  const bool selected = ranking.top > 0 || ranking.best_of_each;
+  QuoteResult result = quote_offers(core, all, selected ? &ranking : nullptr);
   std::vector<QuoteLine> added = commitment_lines(catalog_, w, result);
   // An offer with commitment lines of a term has no unknown line of that term.
   std::set<std::string> covered;
@@ -342,7 +359,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     const bool replaced =
         !l.priced && l.mode && covered.count(l.offer_id + "/" + std::string(to_string(*l.mode)));
     if (unwanted_payg || replaced) {
-      if (overview && unwanted_payg && l.priced) continue;  // counted below, built or not
+      if (selected && unwanted_payg && l.priced) continue;  // counted below, built or not
       if (l.priced) {
         --result.lines_priced;
         if (l.stale) --result.lines_stale;
@@ -353,7 +370,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     }
     staying.push_back(i);
   }
-  if (overview && !payg_wanted) {
+  if (selected && !payg_wanted) {
     for (const auto& r : ranking.priced) {
       if (kModes[r.mode] != BillingMode::payg) continue;
       --result.lines_priced;
@@ -365,9 +382,8 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     if (l.stale) ++result.lines_stale;
   }
   std::vector<QuoteLine> lines =
-      overview
-          ? best_of_each_with_commitments(result, ranking, staying, added, payg_wanted, options)
-          : rank_with_commitments(result.lines, staying, added, options);
+      selected ? select_with_commitments(result, ranking, staying, added, options)
+               : rank_with_commitments(result.lines, staying, added, options);
   result.lines = std::move(lines);
   return result;
 }

@@ -1,4 +1,5 @@
-// QuoteOptions::best_of_each_provider_and_mode (the text overview): only the first priced line of
+// QuoteOptions::best_of_each_provider_and_mode (the text overview) and QuoteOptions::top: only the
+// lines returned are built: the first priced line of
 // each (provider, mode, stale apart) is built, and it must be exactly the line the whole ranking
 // has there — the same id, total and rank, commitment lines ranked among lines never built —
 // with the same counts and the same unknown lines.
@@ -44,9 +45,23 @@ std::vector<std::string> best_of_each(const QuoteResult& whole, bool stale_apart
   return out;
 }
 
+// The best `top` priced lines of the whole ranking, then its first `top` unknown lines (ranked
+// after every priced line): what QuoteOptions::top returns.
+std::vector<std::string> first_of(const QuoteResult& whole, std::size_t top) {
+  std::vector<std::string> out;
+  std::size_t priced = 0, unknown = 0;
+  for (const auto& l : whole.lines) {
+    if (l.priced && priced++ < top) out.push_back(line_text(l));
+  }
+  for (const auto& l : whole.lines) {
+    if (!l.priced && unknown++ < top) out.push_back(line_text(l));
+  }
+  return out;
+}
+
 }  // namespace
 
-TEST_CASE("the best line of each provider and mode is the whole ranking's, rank and all",
+TEST_CASE("the best lines of each provider and mode, or the best N, are the whole ranking's",
           "[quote][overview]") {
   const Catalog& catalog = gpubill::testing::bundled_catalog();
   const QuoteEngine engine(catalog);
@@ -79,6 +94,16 @@ TEST_CASE("the best line of each provider and mode is the whole ranking's, rank 
         CHECK(got == best_of_each(whole, stale_apart));
         CHECK(best.lines.size() <= whole.lines.size());
         for (const auto& l : best.lines) with_commitments += l.commitment.has_value();
+        // The best `top`, also built without the rest, commitment lines ranked among them.
+        options.best_of_each_provider_and_mode = false;
+        for (std::size_t top : {std::size_t{1}, std::size_t{5}, std::size_t{40}}) {
+          options.top = top;
+          const QuoteResult first = engine.quote(w, options);
+          CHECK(counts(first) == counts(whole));
+          got.clear();
+          for (const auto& l : first.lines) got.push_back(line_text(l));
+          CHECK(got == first_of(whole, top));
+        }
       }
     }
   }
