@@ -920,11 +920,9 @@ QuoteResult QuoteEngine::quote_offers(const ResolvedWorkload& w, const QuoteOpti
   std::sort(best.begin(), best.end(), before);
   result.offers_total = ix.offers.size() + unloaded_offer_count(ix.unloaded);
   std::vector<std::size_t> ranks;  // empty: the k-th line's rank is k + 1
-  if (ranking) {
-    keep_selected(ctx, best, ranks, ranking->best_of_each, ranking);
-  } else if (top == 0 && options.best_of_each_provider_and_mode) {
-    keep_selected(ctx, best, ranks, true, nullptr);
-  }
+  const bool best_of_each =
+      ranking ? ranking->best_of_each : top == 0 && options.best_of_each_provider_and_mode;
+  if (ranking || best_of_each) keep_selected(ctx, best, ranks, best_of_each, ranking);
 
   build_lines(ctx, best, ranks, unknowns, tallies, result);
   result.stale_apart = options.stale_apart;
