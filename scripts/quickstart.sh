@@ -5,9 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-# Ninja for a new build directory (one made earlier keeps its generator).
-generator=()
-[ -f build/CMakeCache.txt ] || generator=(-G Ninja)
-cmake -S . -B build "${generator[@]}" -DGPUBILL_BUILD_TESTS=OFF >/dev/null
+# A new build directory: Ninja, no tests (their packages are scripts/test.sh's). One made
+# earlier keeps its generator and its tests: turning them off there would leave its test
+# program of an older commit in place, unbuilt, for whoever runs it next.
+settings=()
+[ -f build/CMakeCache.txt ] || settings=(-G Ninja -DGPUBILL_BUILD_TESTS=OFF)
+cmake -S . -B build "${settings[@]}" >/dev/null
 cmake --build build -j"$(nproc)" --target gpubill
 build/gpubill quote --gpu V100 --count 1 --hours 720 "$@"
