@@ -215,11 +215,12 @@ std::vector<QuoteLine> commitment_lines(const Catalog& catalog, const ResolvedWo
   return out;
 }
 
-// The engine's lines that stay (`engine`, in its order) and the commitment lines (`added`),
-// ranked as the engine ranks (priced first, stale apart when asked, cheapest first; equal totals
-// keep their order, the engine's lines before the added ones), the best `top` priced and `top`
-// unknown lines kept and numbered. The order is found on references and each kept line is moved
-// once: a line is a few kilobytes, and a quote on a large catalog has tens of thousands.
+// Every line, when quote_offers built every line (QuoteOptions::top 0, not the overview): the
+// engine's lines that stay (`engine`, in its order) and the commitment lines (`added`), ranked
+// as the engine ranks (priced first, stale apart when asked, cheapest first; equal totals keep
+// their order, the engine's lines before the added ones) and numbered. The order is found on
+// references and each line is moved once: a line is a few kilobytes, and a quote on a large
+// catalog has tens of thousands.
 std::vector<QuoteLine> rank_with_commitments(std::vector<QuoteLine>& engine,
                                              const std::vector<std::uint32_t>& staying,
                                              std::vector<QuoteLine>& added,
@@ -236,15 +237,10 @@ std::vector<QuoteLine> rank_with_commitments(std::vector<QuoteLine>& engine,
     return *a->total < *b->total;
   });
   std::vector<QuoteLine> lines;
-  lines.reserve(options.top > 0 ? std::min(order.size(), 2 * options.top) : order.size());
-  std::size_t priced = 0, unknown = 0;
+  lines.reserve(order.size());
   for (QuoteLine* l : order) {
-    std::size_t& n = l->priced ? priced : unknown;
-    if (options.top == 0 || n < options.top) {
-      ++n;
-      lines.push_back(std::move(*l));
-      lines.back().rank = lines.size();
-    }
+    lines.push_back(std::move(*l));
+    lines.back().rank = lines.size();
   }
   return lines;
 }
