@@ -714,10 +714,10 @@ bool has_commitments(const Ctx& ctx, const IndexedOffer& o) {
 
 // Keeps in `best` (ranked) only the lines that will be returned: the first of each (stale
 // apart, provider, mode) with `best_of_each`; with `ranking` (quote() adding commitment lines),
-// those it asks for — the first ranking.top lines that are not unwanted pay-as-you-go, the
-// first of each group when ranking.best_of_each, and the pay-as-you-go lines of offers with
-// commitment rows. `ranks` gets each kept line's place in the whole ranking, `ranking` every
-// priced line.
+// those it asks for — every line (ranking.top 0 and not best_of_each), the first ranking.top
+// that are not unwanted pay-as-you-go, or the first of each group — and the pay-as-you-go lines
+// of offers with commitment rows. `ranks` gets each kept line's place in the whole ranking,
+// `ranking` every priced line.
 void keep_selected(const Ctx& ctx, std::vector<Ranked>& best, std::vector<std::size_t>& ranks,
                    bool best_of_each, Ranking* ranking) {
   std::set<std::tuple<bool, std::uint16_t, std::uint8_t>> seen;
@@ -727,7 +727,8 @@ void keep_selected(const Ctx& ctx, std::vector<Ranked>& best, std::vector<std::s
     const Ranked& r = best[k];
     const IndexedOffer& o = ctx.ix.offers[r.offer];
     const bool payg = kModes[r.mode] == BillingMode::payg;
-    bool keep = best_of_each && seen.insert({r.stale, o.provider, r.mode}).second;
+    bool keep = best_of_each ? seen.insert({r.stale, o.provider, r.mode}).second
+                             : ranking && ranking->top == 0;
     if (ranking && ranking->top > 0 && wanted < ranking->top && !(payg && ranking->payg_unwanted)) {
       keep = true;
       ++wanted;

@@ -215,44 +215,15 @@ std::vector<QuoteLine> commitment_lines(const Catalog& catalog, const ResolvedWo
   return out;
 }
 
-// Every line, when quote_offers built every line (QuoteOptions::top 0, not the overview): the
-// engine's lines that stay (`engine`, in its order) and the commitment lines (`added`), ranked
-// as the engine ranks (priced first, stale apart when asked, cheapest first; equal totals keep
-// their order, the engine's lines before the added ones) and numbered. The order is found on
-// references and each line is moved once: a line is a few kilobytes, and a quote on a large
-// catalog has tens of thousands.
-std::vector<QuoteLine> rank_with_commitments(std::vector<QuoteLine>& engine,
-                                             const std::vector<std::uint32_t>& staying,
-                                             std::vector<QuoteLine>& added,
-                                             const QuoteOptions& options) {
-  std::vector<QuoteLine*> order;
-  order.reserve(staying.size() + added.size());
-  for (std::uint32_t i : staying) order.push_back(&engine[i]);
-  for (auto& l : added) order.push_back(&l);
-  std::stable_sort(order.begin(), order.end(), [&](const QuoteLine* a, const QuoteLine* b) {
-    if (a->priced != b->priced) return a->priced;
-    if (!a->priced) return false;
-    const bool sa = options.stale_apart && a->stale, sb = options.stale_apart && b->stale;
-    if (sa != sb) return sb;
-    return *a->total < *b->total;
-  });
-  std::vector<QuoteLine> lines;
-  lines.reserve(order.size());
-  for (QuoteLine* l : order) {
-    lines.push_back(std::move(*l));
-    lines.back().rank = lines.size();
-  }
-  return lines;
-}
-
-// The lines quote() returns when quote_offers built only some (`ranking`: QuoteOptions::top
-// above 0, or best_of_each_provider_and_mode): `result` holds those it asked for, the
-// pay-as-you-go lines commitment lines come from and the unknown lines `staying` keeps;
-// `ranking` places every engine line. The commitment lines (`added`) are ranked among all of
-// them as rank_with_commitments ranks (the engine's lines first on equal totals); kept are the
-// first `top` priced lines, or the first of each (stale apart, provider, mode), with their
-// ranks, then the unknown lines (the first `top` of them), ranked after every priced line as
-// quote_offers ranks them.
+// The lines quote() returns: `result` holds the engine's lines quote_offers built (every one,
+// the best `top`, or the best of each provider and mode; `ranking` places every engine line),
+// among them the pay-as-you-go lines commitment lines come from, and the unknown lines `staying`
+// keeps. The commitment lines (`added`) are ranked among all the engine's lines as the engine
+// ranks (stale apart when asked, cheapest first; the engine's lines first on equal totals); kept
+// are every priced line, the first `top`, or the first of each (stale apart, provider, mode),
+// with their ranks over the whole ranking, then the unknown lines (the first `top` of them),
+// ranked after every priced line as quote_offers ranks them. Each kept line is moved once: a
+// line is a few kilobytes, and a quote on a large catalog has tens of thousands.
 std::vector<QuoteLine> select_with_commitments(QuoteResult& result,
                                                const quote_detail::Ranking& ranking,
                                                const std::vector<std::uint32_t>& staying,
@@ -272,7 +243,7 @@ std::vector<QuoteLine> select_with_commitments(QuoteResult& result,
   std::size_t rank = 0;
   const auto kept = [&](const QuoteLine& l, bool is_apart) {
     return ranking.best_of_each ? seen.insert({is_apart, l.provider, *l.mode}).second
-                                : lines.size() < options.top;
+                                : ranking.top == 0 || lines.size() < ranking.top;
   };
   std::size_t e = 0, a = 0;
   const auto& engine = ranking.priced;
@@ -293,7 +264,7 @@ std::vector<QuoteLine> select_with_commitments(QuoteResult& result,
       const quote_detail::RankedLine& r = engine[e++];
       ++rank;
       if (r.built < 0) {  // not built: by keep_selected, never one to keep
-        if (!ranking.best_of_each && lines.size() < options.top) {
+        if (!ranking.best_of_each && (ranking.top == 0 || lines.size() < ranking.top)) {
           throw std::logic_error("quote: a line to keep was not built");
         }
         continue;
@@ -314,7 +285,7 @@ std::vector<QuoteLine> select_with_commitments(QuoteResult& result,
   for (std::uint32_t i : staying) {
     QuoteLine& l = result.lines[i];
     if (l.priced) continue;
-    if (!ranking.best_of_each && unknown++ >= options.top) break;
+    if (ranking.top > 0 && unknown++ >= ranking.top) break;
     lines.push_back(std::move(l));
     lines.back().rank = ++rank;
   }
@@ -336,13 +307,12 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
   QuoteOptions all = options;
   all.top = 0;
   // Only the lines that can be returned are built (with the pay-as-you-go lines commitment
-  // lines come from): the best `top`, or the best of each provider and mode.
+  // lines come from): every line, the best `top`, or the best of each provider and mode.
   quote_detail::Ranking ranking;
   ranking.top = options.top;
   ranking.best_of_each = options.top == 0 && options.best_of_each_provider_and_mode;
   ranking.payg_unwanted = !payg_wanted;
-  const bool selected = ranking.top > 0 || ranking.best_of_each;
-  QuoteResult result = quote_offers(core, all, selected ? &ranking : nullptr);
+  QuoteResult result = quote_offers(core, all, &ranking);
   std::vector<QuoteLine> added = commitment_lines(catalog_, w, result);
   // An offer with commitment lines of a term has no unknown line of that term.
   std::set<std::string> covered;
@@ -355,7 +325,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     const bool replaced =
         !l.priced && l.mode && covered.count(l.offer_id + "/" + std::string(to_string(*l.mode)));
     if (unwanted_payg || replaced) {
-      if (selected && unwanted_payg && l.priced) continue;  // counted below, built or not
+      if (unwanted_payg && l.priced) continue;  // counted below, built or not
       if (l.priced) {
         --result.lines_priced;
         if (l.stale) --result.lines_stale;
@@ -366,7 +336,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     }
     staying.push_back(i);
   }
-  if (selected && !payg_wanted) {
+  if (!payg_wanted) {
     for (const auto& r : ranking.priced) {
       if (kModes[r.mode] != BillingMode::payg) continue;
       --result.lines_priced;
@@ -377,9 +347,7 @@ QuoteResult QuoteEngine::quote(const ResolvedWorkload& w, const QuoteOptions& op
     ++result.lines_priced;
     if (l.stale) ++result.lines_stale;
   }
-  std::vector<QuoteLine> lines =
-      selected ? select_with_commitments(result, ranking, staying, added, options)
-               : rank_with_commitments(result.lines, staying, added, options);
+  std::vector<QuoteLine> lines = select_with_commitments(result, ranking, staying, added, options);
   result.lines = std::move(lines);
   return result;
 }

@@ -153,8 +153,8 @@ struct RankedLine {
 
 struct Ranking {
   // In: which priced lines to build besides the pay-as-you-go lines of offers with commitment
-  // rows: the first `top` that are not unwanted pay-as-you-go, and the first of each (stale
-  // apart, provider, mode) when best_of_each.
+  // rows: the first of each (stale apart, provider, mode) when best_of_each, else the first
+  // `top` that are not unwanted pay-as-you-go, or every line when `top` is 0.
   std::size_t top = 0;
   bool best_of_each = false;
   bool payg_unwanted = false;  // pay-as-you-go priced only for commitment lines
