@@ -17,6 +17,7 @@
 #include "gpubill/replay/events.hpp"
 #include "gpubill/replay/replay.hpp"
 #include "replay/replay_model.hpp"
+#include "replay/replay_plan.hpp"
 #include "replay/replay_sink.hpp"
 #include "store/connection.hpp"
 
@@ -33,11 +34,15 @@ inline std::string later_than_allowed(Instant t, Instant not_after) {
 
 class Driver {
  public:
-  Driver(store::Connection& db, const Catalog& catalog, const ReplayOptions& options)
+  // `counting`: the first pass of a replay with workers (replay_plan.hpp): what the driver would
+  // write is counted by position (count_rows), nothing is written.
+  Driver(store::Connection& db, const Catalog& catalog, const ReplayOptions& options,
+         bool counting = false)
       : db_(db),
         options_(options),
-        sink_(db),
-        sim_(catalog, sink_),
+        sink_(db, numbering_),
+        counting_sink_(numbering_),
+        sim_(catalog, counting ? static_cast<replay::Sink&>(counting_sink_) : sink_),
         // PostgreSQL: not INSERT OR IGNORE (ON CONFLICT DO NOTHING), which spends a number of
         // the seq's sequence on each duplicate, so that later events' seqs would differ from
         // SQLite's: nothing is inserted, and no number taken, when the id is there. The CASTs:
@@ -50,14 +55,23 @@ class Driver {
                       "source_line, status) SELECT ?1, ?2, CAST(?3 AS INTEGER), ?4, ?5, ?6, ?7, "
                       "CAST(?8 AS INTEGER), 'applied' WHERE NOT EXISTS (SELECT 1 FROM event "
                       "WHERE account = ?1 AND id = ?2) RETURNING seq"),
+        insert_numbered_event_(db,
+                               "INSERT INTO event(account, id, time, type, instance, payload, "
+                               "source_file, source_line, status, seq) VALUES(?, ?, ?, ?, ?, ?, "
+                               "?, ?, 'applied', ?)"),
         find_event_(db,
                     "SELECT payload, source_file, source_line FROM event WHERE account = ? AND "
                     "id = ?"),
+        account_event_ids_(db, "SELECT id FROM event WHERE account = ?"),
         reject_event_(db, "UPDATE event SET status = 'rejected' WHERE seq = ?"),
         insert_reject_(db,
                        "INSERT INTO reject(kind, source_file, source_line, account, event_id, "
                        "time, field, reason, raw, source_path) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, "
                        "?)"),
+        insert_numbered_reject_(db,
+                                "INSERT INTO reject(kind, source_file, source_line, account, "
+                                "event_id, time, field, reason, raw, source_path, id) VALUES(?, ?, "
+                                "?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         find_reject_(db,
                      "SELECT 1 FROM reject WHERE kind = ? AND source_path = ? AND "
                      "source_line = ? AND raw = ? LIMIT 1"),
@@ -211,6 +225,7 @@ class Driver {
     std::string json;  // empty: `raw` is the event's JSON
     std::int64_t line = 0;
     std::uint32_t file = 0;  // index into the replay's files
+    Position position = 0;   // among the lines read (position_of_last_line)
   };
   struct LogFile {
     std::string path, canonical;
@@ -219,14 +234,23 @@ class Driver {
   // Applies the events of one account (all of them from the log, in log order) and settles it
   // up to the replay's end, as replay_file and finish would; inside the account's transaction,
   // which the caller holds. The account is then forgotten: the next transaction loads it again.
-  void replay_account(const std::string& name, const std::vector<LoggedEvent>& events,
+  // Returns whether an event loaded the account (one not a duplicate).
+  bool replay_account(const std::string& name, const std::vector<LoggedEvent>& events,
                       const std::vector<LogFile>& files, const EndClock& end) {
+    if (numbering_.counting()) {
+      counted_ids_.clear();
+      counted_payloads_.clear();
+      stored_ids_loaded_ = false;
+    }
     for (const auto& e : events) {
       const LogFile& f = files[e.file];
       canonical_path_ = f.canonical;
+      numbering_.at(e.position);
       apply(parse_event_json(e.json.empty() ? e.raw : e.json, f.path, e.line), f.path, e.line,
             e.raw);
     }
+    const bool loaded = accounts_.count(name) > 0;
+    numbering_.at(kSettlePosition);
     if (end.clock) {
       auto it = accounts_.find(name);
       std::unique_ptr<replay::Account> idle;
@@ -241,13 +265,45 @@ class Driver {
       }
     }
     accounts_.erase(name);
+    return loaded;
+  }
+
+  // The position of the last line read_file read (an event's, or a quarantined line's).
+  Position position_of_last_line() const noexcept {
+    return static_cast<Position>(report.events_read - 1);
+  }
+
+  // Where the rows' numbers come from: a count (the first pass), a plan, or the database
+  // (nullptr for both). The counts are by position, the positions of one writer increasing.
+  void count_rows(std::vector<PositionRows>* counts) { numbering_.count(counts); }
+  void number_rows(const PlannedIds* plan) {
+    if (plan) {
+      numbering_.use(plan);
+    } else {
+      numbering_.off();
+    }
+  }
+  // Throws PlanMismatch unless the rows written took every number of the plan.
+  void check_plan_taken() const { numbering_.check_all_taken(); }
+
+  // What an account's attempt adds to the report, to take back when it is rolled back.
+  struct Counters {
+    ReplayReport report;
+    std::int64_t charge_rows, settlements;
+  };
+  Counters counters() const { return {report, sim_.charge_rows, sim_.settlements}; }
+  void restore(const Counters& c) {
+    report = c.report;
+    sim_.charge_rows = c.charge_rows;
+    sim_.settlements = c.settlements;
   }
 
   // Forgets an account whose transaction was rolled back.
   void forget_account(const std::string& name) { accounts_.erase(name); }
 
   // Collects the quarantined lines instead of writing them (a replay with workers reads the
-  // logs before any transaction; write_deferred_rejects writes them in the last one).
+  // logs before any transaction; write_deferred_rejects writes them in the last one, again
+  // should that transaction be rolled back and tried again).
   void defer_rejects() { defer_rejects_ = true; }
   void write_deferred_rejects() {
     defer_rejects_ = false;
@@ -255,7 +311,22 @@ class Driver {
       canonical_path_ = d.canonical;
       quarantine_now(d.path, d.line, d.raw, d.error);
     }
-    deferred_.clear();
+  }
+  // The first pass over the deferred lines: their rejects counted by position, none written.
+  void count_deferred_rejects(std::vector<PositionRows>* counts) {
+    numbering_.count(counts);
+    counted_rejects_.clear();
+    for (const auto& d : deferred_) {
+      canonical_path_ = d.canonical;
+      numbering_.at(d.position);
+      quarantine_now(d.path, d.line, d.raw, d.error);
+    }
+    numbering_.off();
+  }
+  // The deferred lines, for the hash of the log (line and text).
+  template <typename F>
+  void for_each_deferred(F&& f) const {
+    for (const auto& d : deferred_) f(d.line, d.raw);
   }
 
   // ---- rebuilding accounts from their stored events (replay_rebuild.cpp) ----
@@ -303,6 +374,10 @@ class Driver {
     const Seconds t = replay::to_seconds(ev.time);
     note_latest(t, path, line);
     payload_ = to_json(ev);
+    if (numbering_.counting()) [[unlikely]] {
+      count_event(ev, path, line, raw);
+      return;
+    }
     const std::string type(to_string(ev.type));
     if (PgBatch* batch = sink_.batch()) [[unlikely]] {  // PostgreSQL: buffered (replay_sink.hpp)
       const auto seq =
@@ -312,6 +387,10 @@ class Driver {
         return;
       }
       evaluate(ev, *seq, path, line, raw);
+      return;
+    }
+    if (numbering_.planned()) [[unlikely]] {
+      apply_numbered(ev, t, type, path, line, raw);
       return;
     }
     auto& q = insert_event_.start();
@@ -329,6 +408,69 @@ class Driver {
       return;
     }
     evaluate(ev, *seq, path, line, raw);
+  }
+
+  // SQLite, rows numbered by a plan: the event stored with the plan's seq unless it is there
+  // (a duplicate, which takes no number).
+  void apply_numbered(const UsageEvent& ev, Seconds t, const std::string& type,
+                      const std::string& path, std::int64_t line, const std::string& raw) {
+    find_event_.reset();
+    find_event_.bind(1, ev.account);
+    find_event_.bind(2, ev.id);
+    const bool stored = find_event_.executeStep();
+    find_event_.reset();
+    if (stored) {
+      duplicate(ev, path, line, raw);
+      return;
+    }
+    const std::int64_t seq = *numbering_.take(p_event);
+    auto& q = insert_numbered_event_;
+    q.reset();
+    q.bindNoCopy(1, ev.account);
+    q.bindNoCopy(2, ev.id);
+    q.bind(3, static_cast<int64_t>(t));
+    q.bindNoCopy(4, type);
+    q.bindNoCopy(5, ev.instance);
+    q.bindNoCopy(6, payload_);
+    q.bindNoCopy(7, path);
+    q.bind(8, static_cast<int64_t>(line));
+    q.bind(9, static_cast<int64_t>(seq));
+    q.exec();
+    evaluate(ev, seq, path, line, raw);
+  }
+
+  // The first pass (counting): the event found new or a duplicate as `apply` would find it,
+  // from the account's stored ids (read once) and the events of this pass, and run through the
+  // rules; nothing written.
+  void count_event(const UsageEvent& ev, const std::string& path, std::int64_t line,
+                   const std::string& raw) {
+    if (!stored_ids_loaded_) {
+      stored_ids_loaded_ = true;
+      account_event_ids_.reset();
+      account_event_ids_.bind(1, ev.account);
+      while (account_event_ids_.executeStep()) {
+        counted_ids_.insert(account_event_ids_.getColumn(0).getString());
+      }
+      account_event_ids_.reset();
+    }
+    if (counted_ids_.count(ev.id)) {
+      ++report.duplicates;
+      std::string stored;
+      if (auto it = counted_payloads_.find(ev.id); it != counted_payloads_.end()) {
+        stored = it->second;
+      } else {
+        find_event_.reset();
+        find_event_.bind(1, ev.account);
+        find_event_.bind(2, ev.id);
+        if (find_event_.executeStep()) stored = find_event_.getColumn(0).getString();
+        find_event_.reset();
+      }
+      if (stored != payload_ && !reject_seen("duplicate", line, raw)) numbering_.take(p_reject);
+      return;
+    }
+    counted_ids_.insert(ev.id);
+    counted_payloads_.emplace(ev.id, payload_);
+    evaluate(ev, *numbering_.take(p_event), path, line, raw);
   }
 
   // Runs a stored event through the rules: applied, or rejected with the reason.
@@ -350,9 +492,11 @@ class Driver {
       return;
     }
     ++report.rejected;
-    reject_event_.reset();
-    reject_event_.bind(1, static_cast<int64_t>(seq));
-    reject_event_.exec();
+    if (!numbering_.counting()) {
+      reject_event_.reset();
+      reject_event_.bind(1, static_cast<int64_t>(seq));
+      reject_event_.exec();
+    }
     add_reject("rule", path, line, ev.account, ev.id, t, "", *reason, raw);
   }
 
@@ -369,7 +513,7 @@ class Driver {
     const std::string where =
         q.getColumn(1).getString() + ":" + std::to_string(q.getColumn(2).getInt64());
     q.reset();
-    if (reject_exists("duplicate", line, raw)) return;
+    if (reject_seen("duplicate", line, raw)) return;
     add_reject("duplicate", path, line, ev.account, ev.id, replay::to_seconds(ev.time), "id",
                "id '" + ev.id + "' of account " + ev.account +
                    " was already used for a different event (" + where + "); not applied",
@@ -380,7 +524,7 @@ class Driver {
                   const InputError& e) {
     ++report.malformed_skipped;
     if (defer_rejects_) {
-      deferred_.push_back({path, canonical_path_, line, raw, e});
+      deferred_.push_back({path, canonical_path_, line, raw, e, position_of_last_line()});
       return;
     }
     quarantine_now(path, line, raw, e);
@@ -388,7 +532,7 @@ class Driver {
 
   void quarantine_now(const std::string& path, std::int64_t line, const std::string& raw,
                       const InputError& e) {
-    if (reject_exists("malformed", line, raw)) return;
+    if (reject_seen("malformed", line, raw)) return;
     add_reject("malformed", path, line, "", "", std::nullopt, e.field(), e.reason(), raw);
   }
 
@@ -459,12 +603,25 @@ class Driver {
     return found;
   }
 
+  // reject_exists, or counting, whether the first pass counted it already.
+  bool reject_seen(const char* kind, std::int64_t line, const std::string& raw) {
+    if (reject_exists(kind, line, raw)) return true;
+    if (!numbering_.counting()) return false;
+    return !counted_rejects_
+                .insert(std::string(kind) + '\n' + canonical_path_ + '\n' + std::to_string(line) +
+                        '\n' + raw)
+                .second;
+  }
+
   void add_reject(const char* kind, const std::string& path, std::int64_t line,
                   const std::string& account, const std::string& event_id,
                   std::optional<Seconds> time, const std::string& field, const std::string& reason,
                   const std::string& raw) {
-    auto& q = insert_reject_;
+    const auto id = numbering_.take(p_reject);
+    if (numbering_.counting()) return;
+    auto& q = id ? insert_numbered_reject_ : insert_reject_;
     q.reset();
+    if (id) q.bind(11, static_cast<int64_t>(*id));
     q.bind(1, kind);
     q.bind(2, path);
     q.bind(3, static_cast<int64_t>(line));
@@ -508,6 +665,7 @@ class Driver {
   void close_account(replay::Account& a, Seconds clock) {
     a.advance_to(sim_, clock);
     a.write_open_runs(sim_);
+    if (numbering_.counting()) return;
     const std::string state = a.save();
     auto& q = save_account_;
     q.reset();
@@ -519,11 +677,19 @@ class Driver {
 
   store::Connection& db_;
   ReplayOptions options_;
+  RowNumbering numbering_;
   SqlSink sink_;
+  CountingSink counting_sink_;
   replay::Sim sim_;
   IdInsert insert_event_;
-  store::Statement find_event_, reject_event_, insert_reject_, find_reject_, load_account_,
-      save_account_;
+  store::Statement insert_numbered_event_, find_event_, account_event_ids_, reject_event_,
+      insert_reject_, insert_numbered_reject_, find_reject_, load_account_, save_account_;
+  // The first pass: the account's event ids stored and counted, the payloads of those counted,
+  // the rejects counted (kind, path, line, text).
+  std::unordered_set<std::string> counted_ids_;
+  std::unordered_map<std::string, std::string> counted_payloads_;
+  std::unordered_set<std::string> counted_rejects_;
+  bool stored_ids_loaded_ = false;
   std::unordered_map<std::string, std::unique_ptr<replay::Account>> accounts_;
   std::optional<Seconds> max_seen_;
   std::string max_seen_where_;       // file:line of the latest event
@@ -535,6 +701,7 @@ class Driver {
     std::int64_t line;
     std::string raw;
     InputError error;
+    Position position;
   };
   bool defer_rejects_ = false;
   std::vector<DeferredReject> deferred_;

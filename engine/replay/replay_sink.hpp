@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "replay/replay_model.hpp"
+#include "replay/replay_plan.hpp"
 #include "store/connection.hpp"
 #include "store/store.hpp"
 
@@ -184,8 +185,9 @@ class PgBatch final : public store::PendingWrites {
   // it low to send every update of a row through the batched UPDATE.
   inline static std::size_t flush_rows = 20'000;
 
-  explicit PgBatch(store::Connection& db)
+  PgBatch(store::Connection& db, RowNumbering& numbering)
       : db_(db),
+        numbering_(numbering),
         find_event_(db, "SELECT 1 FROM event WHERE account = ? AND id = ?"),
         account_events_(db, "SELECT id FROM event WHERE account = ?"),
         any_event_(db, "SELECT 1 FROM event LIMIT 1") {
@@ -220,7 +222,7 @@ class PgBatch final : public store::PendingWrites {
       if (stored) return std::nullopt;
     }
     ids_.insert(h);
-    const std::int64_t seq = db_.next_id("event", "seq");
+    const std::int64_t seq = number(p_event, "event", "seq");
     events_.integer(seq);
     events_.text(account);
     events_.text(id);
@@ -237,7 +239,7 @@ class PgBatch final : public store::PendingWrites {
   }
 
   [[gnu::noinline]] std::int64_t insert_charge(const replay::ChargeRow& r) {
-    const std::int64_t id = db_.next_id("charge", "id");
+    const std::int64_t id = number(p_charge, "charge", "id");
     charges_.push_back({id, r, {}, {}});
     added();
     return id;
@@ -255,7 +257,7 @@ class PgBatch final : public store::PendingWrites {
     charge_updates_[id] = {r.repeat, r.period_end, std::move(exact), std::move(billed)};
   }
   [[gnu::noinline]] std::int64_t insert_movement(const replay::MovementRow& m) {
-    const std::int64_t id = db_.next_id("balance_movement", "id");
+    const std::int64_t id = number(p_movement, "balance_movement", "id");
     movements_.push_back({id, m, {}, {}});
     added();
     return id;
@@ -271,7 +273,7 @@ class PgBatch final : public store::PendingWrites {
   }
   // Numbered as events, charges and movements, so that a rolled-back replay spends none.
   [[gnu::noinline]] void insert_state(const replay::StateRow& s) {
-    states_.integer(db_.next_id("instance_state", "id"));
+    states_.integer(number(p_state, "instance_state", "id"));
     states_.text(s.account);
     states_.text(s.instance);
     states_.integer(s.at);
@@ -380,6 +382,12 @@ class PgBatch final : public store::PendingWrites {
 
   void added() {
     if (++rows_ >= flush_rows) flush();
+  }
+
+  // The plan's number of the row (a replay with workers), or the identity's next.
+  std::int64_t number(PlanTable table, std::string_view name, std::string_view column) {
+    if (auto id = numbering_.take(table)) return *id;
+    return db_.next_id(name, column);
   }
 
   // The ids of the account's stored events into the filter, when the event table held any
@@ -506,6 +514,7 @@ class PgBatch final : public store::PendingWrites {
   }
 
   store::Connection& db_;
+  RowNumbering& numbering_;
   CopyText events_, states_;
   std::vector<Buffered<replay::ChargeRow>> charges_;
   std::vector<Buffered<replay::MovementRow>> movements_;
@@ -522,30 +531,33 @@ class PgBatch final : public store::PendingWrites {
 // SQLite: one prepared statement a row. PostgreSQL: PgBatch.
 class SqlSink : public replay::Sink {
  public:
-  explicit SqlSink(store::Connection& db)
-      : batch_(db.backend() == store::Backend::postgres ? std::make_unique<PgBatch>(db) : nullptr),
+  // Rows are numbered by `numbering` when it has a plan, else by the database.
+  SqlSink(store::Connection& db, RowNumbering& numbering)
+      : numbering_(numbering),
+        batch_(db.backend() == store::Backend::postgres ? std::make_unique<PgBatch>(db, numbering)
+                                                        : nullptr),
         insert_charge_(
             db,
             "INSERT INTO charge(account, instance, provider, region, instance_type, "
             "component, kind, mode, period_start, period_end, repeat, quantity, unit, "
             "unit_price, price_unit, exact_amount, billed_amount, rounding, total_exact, "
             "total_billed, currency, price_id, policy_id, discount_id, event_seqs, note, "
-            "effective_amount) "
+            "effective_amount, id) "
             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?, ?)"),
+            "?, ?, ?, ?, ?)"),
         update_charge_(db,
                        "UPDATE charge SET repeat = ?, period_end = ?, total_exact = ?, "
                        "total_billed = ? WHERE id = ?"),
         insert_movement_(
             db,
             "INSERT INTO balance_movement(account, at, currency, amount, "
-            "balance_after, kind, charge_id, event_seq) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"),
+            "balance_after, kind, charge_id, event_seq, id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         update_movement_(db,
                          "UPDATE balance_movement SET at = ?, amount = ?, balance_after = ? "
                          "WHERE id = ?"),
         insert_state_(db,
-                      "INSERT INTO instance_state(account, instance, at, state, reason, event_seq) "
-                      "VALUES(?, ?, ?, ?, ?, ?)") {}
+                      "INSERT INTO instance_state(account, instance, at, state, reason, "
+                      "event_seq, id) VALUES(?, ?, ?, ?, ?, ?, ?)") {}
 
   // PostgreSQL's batch (the driver's events go there too), or null on SQLite.
   PgBatch* batch() noexcept { return batch_.get(); }
@@ -585,6 +597,7 @@ class SqlSink : public replay::Sink {
     } else {
       q.bind(27);
     }
+    bind_optional(q, 28, numbering_.take(p_charge));  // NULL: SQLite numbers it
     return *insert_charge_.run();
   }
 
@@ -613,6 +626,7 @@ class SqlSink : public replay::Sink {
     q.bind(6, m.kind);
     bind_optional(q, 7, m.charge_id);
     bind_optional(q, 8, m.event_seq);
+    bind_optional(q, 9, numbering_.take(p_movement));
     return *insert_movement_.run();
   }
 
@@ -639,15 +653,36 @@ class SqlSink : public replay::Sink {
     q.bindNoCopy(4, s.state);
     q.bindNoCopy(5, s.reason);
     bind_optional(q, 6, s.event_seq ? std::optional<std::int64_t>(s.event_seq) : std::nullopt);
+    bind_optional(q, 7, numbering_.take(p_state));
     q.exec();
   }
 
  private:
+  RowNumbering& numbering_;
   std::unique_ptr<PgBatch> batch_;
   IdInsert insert_charge_;
   store::Statement update_charge_;
   IdInsert insert_movement_;
   store::Statement update_movement_, insert_state_;
+};
+
+// The first pass of a replay with workers: counts the rows by position (RowNumbering), writes
+// none.
+class CountingSink : public replay::Sink {
+ public:
+  explicit CountingSink(RowNumbering& numbering) : numbering_(numbering) {}
+  std::int64_t insert_charge(const replay::ChargeRow&) override {
+    return *numbering_.take(p_charge);
+  }
+  void update_charge(std::int64_t, const replay::ChargeRow&) override {}
+  std::int64_t insert_movement(const replay::MovementRow&) override {
+    return *numbering_.take(p_movement);
+  }
+  void update_movement(std::int64_t, const replay::MovementRow&) override {}
+  void insert_state(const replay::StateRow&) override { numbering_.take(p_state); }
+
+ private:
+  RowNumbering& numbering_;
 };
 
 }  // namespace gpubill::replay_detail

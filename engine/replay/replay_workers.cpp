@@ -1,9 +1,10 @@
 // replay_logs with workers (ReplayOptions::workers > 1): the logs are read first, their events
-// collected by account; then each account is replayed and settled in a transaction of its own,
-// holding the account's lock (store::Transaction with an account), by N workers each with its
-// own connection on PostgreSQL, or one after another on the one connection on SQLite; then the
-// end of the replay (the quarantined lines, the idle accounts, the clock, the run) is written in
-// one last transaction. docs/postgresql.md, "replay --workers".
+// collected by account; then every account is simulated without writing, to number its rows as
+// one worker numbers them (replay_plan.hpp); then each account is replayed and settled in a
+// transaction of its own, holding the account's lock (store::Transaction with an account), by N
+// workers each with its own connection on PostgreSQL, or one after another on the one
+// connection on SQLite; then the end of the replay (the quarantined lines, the clock, the run)
+// is written in one last transaction. docs/postgresql.md, "replay --workers".
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -17,6 +18,7 @@
 #include "gpubill/catalog/catalog.hpp"
 #include "gpubill/store/db.hpp"
 #include "replay/replay_driver.hpp"
+#include "replay/replay_plan.hpp"
 #include "replay/replay_workers.hpp"
 #include "store/connection.hpp"
 #include "store/store.hpp"
@@ -35,6 +37,7 @@ struct AccountEvents {
 struct ReadLog {
   std::vector<Driver::LogFile> files;
   std::vector<AccountEvents> accounts;  // largest first, then by name
+  LogHash hash;                         // of the files' lines, for the plan (replay_plan.hpp)
 };
 
 ReadLog read_log(Driver& reader, const std::vector<std::string>& paths,
@@ -57,10 +60,17 @@ ReadLog read_log(Driver& reader, const std::vector<std::string>& paths,
       auto [it, added] = index.try_emplace(ev.account, log.accounts.size());
       if (added) log.accounts.push_back({ev.account, {}});
       log.accounts[it->second].events.push_back(
-          {raw, json ? std::string() : to_json(ev), line, file});
+          {raw, json ? std::string() : to_json(ev), line, file, reader.position_of_last_line()});
+      log.hash.add(line);
+      log.hash.add(raw);
     });
     log.files.back().canonical = reader.canonical_path();
+    log.hash.add(log.files.back().canonical);
   }
+  reader.for_each_deferred([&](std::int64_t line, const std::string& raw) {
+    log.hash.add(line);
+    log.hash.add(raw);
+  });
   if (options.progress) {
     reader.bytes_total = reader.bytes_done;
     reader.report_bytes(reader.bytes_done);
@@ -77,52 +87,227 @@ void add_counts(ReplayReport& to, const ReplayReport& from) {
   to.applied += from.applied;
   to.duplicates += from.duplicates;
   to.rejected += from.rejected;
+  to.charge_rows += from.charge_rows;
+  to.settlements += from.settlements;
 }
 
-// Replays the accounts log.accounts[next++] until none is left or another worker failed, each
-// in its own transaction on `db`.
-struct Worker {
-  store::Connection& db;
-  const Catalog& catalog;
-  const ReplayOptions& options;
-  const ReadLog& log;
-  const Driver::EndClock& end;
-  std::atomic<std::size_t>& next;
-  std::atomic<bool>& failed;
-  // "accounts" progress: accounts committed (of all the log's), events in them.
-  std::mutex& progress_mutex;
-  std::uint64_t& accounts_done;
-  std::int64_t& events_done;
-
-  ReplayReport run() {
-    Driver driver(db, catalog, options);
+// Constructs a Worker(connection, context) and calls its run(i) for the indexes [0, count) it
+// takes, then its result(): on `threads` threads each with a connection of its own on
+// PostgreSQL; on SQLite one Worker on `db`, the indexes one after another. The first failure
+// stops the others and is rethrown.
+template <class Worker, class Context>
+std::vector<typename Worker::Result> run_workers(Database& database, store::Connection& db,
+                                                 int threads, std::size_t count, Context& context) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  const auto work = [&](store::Connection& conn) {
+    Worker w(conn, context);
     while (!failed.load()) {
       const std::size_t i = next.fetch_add(1);
-      if (i >= log.accounts.size()) break;
-      const AccountEvents& account = log.accounts[i];
+      if (i >= count) break;
       try {
-        store::Transaction tx(db, store::Transaction::Kind::write, "replay", account.name);
-        driver.replay_account(account.name, account.events, log.files, end);
-        tx.commit();
-        if (options.progress) {
-          const std::lock_guard lock(progress_mutex);
-          ++accounts_done;
-          events_done += static_cast<std::int64_t>(account.events.size());
-          options.progress(
-              {"accounts", accounts_done, log.accounts.size(), "accounts", events_done, "events"});
-        }
+        w.run(i);
       } catch (...) {
-        driver.forget_account(account.name);
         failed.store(true);
         throw;
       }
     }
-    ReplayReport r = driver.report;
-    r.charge_rows = driver.charge_rows();
-    r.settlements = driver.settlements();
+    return w.result();
+  };
+  if (db.backend() == store::Backend::sqlite) return {work(db)};
+  const auto n = static_cast<std::size_t>(
+      std::max(1, std::min<int>(threads, static_cast<int>(std::max<std::size_t>(count, 1)))));
+  std::vector<typename Worker::Result> results(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::vector<std::thread> pool;
+  pool.reserve(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        auto own = store::Connection::open(database.impl().target, database.impl().connect);
+        results[t] = work(*own);
+      } catch (...) {
+        failed.store(true);
+        errors[t] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  return results;
+}
+
+// ---- the first pass: every account simulated, its rows counted by position ----
+
+struct CountContext {
+  const Catalog& catalog;
+  const ReplayOptions& options;
+  const ReadLog& log;
+  const Driver::EndClock& end;
+  std::vector<CountedWriter>& counted;  // by index of log.accounts
+  // "plan" progress: accounts simulated, events in them.
+  std::mutex progress_mutex;
+  std::uint64_t accounts_done = 0;
+  std::int64_t events_done = 0;
+};
+
+class Counter {
+ public:
+  using Result = int;
+  Counter(store::Connection& db, CountContext& c) : c_(c), driver_(db, c.catalog, c.options, true) {
+    // PostgreSQL: a connection of its own, which reads what the replay's lock keeps still. SQLite:
+    // the replay's connection, in the transaction that holds the lock.
+    if (db.backend() == store::Backend::postgres) {
+      snapshot_.emplace(db, store::Transaction::Kind::read_snapshot);
+    }
+  }
+  void run(std::size_t i) {
+    const AccountEvents& a = c_.log.accounts[i];
+    CountedWriter& w = c_.counted[i];
+    w.account = a.name;
+    driver_.count_rows(&w.rows);
+    w.loaded = driver_.replay_account(a.name, a.events, c_.log.files, c_.end);
+    if (c_.options.progress) {
+      const std::lock_guard lock(c_.progress_mutex);
+      ++c_.accounts_done;
+      c_.events_done += static_cast<std::int64_t>(a.events.size());
+      c_.options.progress(
+          {"plan", c_.accounts_done, c_.log.accounts.size(), "accounts", c_.events_done, "events"});
+    }
+  }
+  Result result() { return 0; }
+
+ private:
+  CountContext& c_;
+  std::optional<store::Transaction> snapshot_;
+  Driver driver_;
+};
+
+// ---- the second pass: each account written in its own transaction ----
+
+struct WriteContext {
+  const Catalog& catalog;
+  const ReplayOptions& options;
+  const ReadLog& log;
+  const Driver::EndClock& end;
+  const RowPlan& plan;  // by index of log.accounts
+  // "accounts" progress: accounts committed (of all the log's), events in them.
+  std::mutex progress_mutex;
+  std::uint64_t accounts_done = 0;
+  std::int64_t events_done = 0;
+};
+
+class Writer {
+ public:
+  using Result = ReplayReport;
+  Writer(store::Connection& db, WriteContext& c)
+      : db_(db), c_(c), driver_(db, c.catalog, c.options) {}
+
+  // The account in a transaction of its own, numbered by the plan; should its rows differ from
+  // the plan's (another replay of the log wrote it meanwhile), written again as one worker
+  // numbers rows.
+  void run(std::size_t i) {
+    const AccountEvents& account = c_.log.accounts[i];
+    for (const bool numbered : {true, false}) {
+      const Driver::Counters before = driver_.counters();
+      try {
+        store::Transaction tx(db_, store::Transaction::Kind::write, "replay", account.name);
+        driver_.number_rows(numbered ? &c_.plan.writers[i] : nullptr);
+        driver_.replay_account(account.name, account.events, c_.log.files, c_.end);
+        driver_.check_plan_taken();
+        tx.commit();
+        break;
+      } catch (const PlanMismatch&) {
+        driver_.forget_account(account.name);
+        driver_.restore(before);
+      } catch (...) {
+        driver_.forget_account(account.name);
+        throw;
+      }
+    }
+    if (c_.options.progress) {
+      const std::lock_guard lock(c_.progress_mutex);
+      ++c_.accounts_done;
+      c_.events_done += static_cast<std::int64_t>(account.events.size());
+      c_.options.progress({"accounts", c_.accounts_done, c_.log.accounts.size(), "accounts",
+                           c_.events_done, "events"});
+    }
+  }
+  Result result() {
+    ReplayReport r = driver_.report;
+    r.charge_rows = driver_.charge_rows();
+    r.settlements = driver_.settlements();
     return r;
   }
+
+ private:
+  store::Connection& db_;
+  WriteContext& c_;
+  Driver driver_;
 };
+
+// The accounts of earlier replays that the log has no events of and that the replay's end
+// settles, in the order one worker settles them (finish_run's), added to the log as accounts
+// without events; returns every idle account, in that order.
+std::vector<std::string> add_idle_accounts(store::Connection& db, ReadLog& log,
+                                           const Driver::EndClock& end) {
+  std::vector<std::string> idle;
+  if (!end.clock) return idle;
+  store::Statement q(db, "SELECT account FROM account_state WHERE clock < ? ORDER BY account");
+  q.bind(1, static_cast<int64_t>(*end.clock));
+  while (q.executeStep()) idle.push_back(q.getColumn(0).getString());
+  std::unordered_set<std::string> in_log;
+  for (const auto& a : log.accounts) in_log.insert(a.name);
+  for (const auto& name : idle) {
+    if (!in_log.count(name)) log.accounts.push_back({name, {}});
+  }
+  return idle;
+}
+
+// The first pass and the plan, in a transaction holding the database's lock (no replay writes
+// meanwhile; the plan is kept when it commits).
+RowPlan plan_rows(Database& database, store::Connection& db, const Catalog& catalog,
+                  const ReplayOptions& options, Driver& main, ReadLog& log,
+                  const Driver::EndClock& end) {
+  store::Transaction tx(db, store::Transaction::Kind::write, "replay");
+  const std::vector<std::string> idle = add_idle_accounts(db, log, end);
+  std::vector<CountedWriter> counted(log.accounts.size() + 1);  // the last: the end's rejects
+  CountContext context{catalog, options, log, end, counted, {}, 0, 0};
+  run_workers<Counter>(database, db, options.workers, log.accounts.size(), context);
+  main.count_deferred_rejects(&counted.back().rows);
+  LogHash hash = log.hash;
+  hash.add(end.clock.value_or(-1));
+  hash.add(options.until ? replay::to_seconds(*options.until) : -1);
+  RowPlan plan = plan_row_numbers(db, counted, idle, main.report.events_read, hash.hex());
+  tx.commit();
+  return plan;
+}
+
+// The end, once: the quarantined lines (numbered by the plan's last writer), the clock, the
+// run; the plan dropped.
+void write_end(store::Connection& db, Driver& main, const ReadLog& log, const RowPlan& plan,
+               const Driver::EndClock& end) {
+  std::unordered_set<std::string> replayed;
+  for (const auto& a : log.accounts) replayed.insert(a.name);
+  for (const bool numbered : {true, false}) {
+    const Driver::Counters before = main.counters();
+    try {
+      store::Transaction tx(db, store::Transaction::Kind::write, "replay");
+      main.number_rows(numbered ? &plan.writers.back() : nullptr);
+      main.write_deferred_rejects();
+      main.check_plan_taken();
+      main.number_rows(nullptr);
+      main.finish_run(end, replayed);
+      drop_row_plan(db);
+      tx.commit();
+      return;
+    } catch (const PlanMismatch&) {
+      main.restore(before);
+    }
+  }
+}
 
 }  // namespace
 
@@ -133,67 +318,21 @@ ReplayReport replay_with_workers(Database& database, const Catalog& catalog,
   ScopedCacheSize cache(db, std::max<std::int64_t>(options.page_cache_kib, 2048));
   Driver main(db, catalog, options);
   main.defer_rejects();
-  const ReadLog log = read_log(main, paths, options);
+  ReadLog log = read_log(main, paths, options);
   Driver::EndClock end;
   {
     store::Transaction tx(db, store::Transaction::Kind::read_snapshot);
     end = main.end_clock();
   }
+  const RowPlan plan = plan_rows(database, db, catalog, options, main, log, end);
 
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::mutex progress_mutex;
-  std::uint64_t accounts_done = 0;
-  std::int64_t events_done = 0;
   ReplayReport report = main.report;  // events read, malformed lines skipped
-  if (db.backend() == store::Backend::sqlite) {
-    // One writer at a time in an SQLite file: the accounts one after another (same result).
-    Worker w{db,   catalog, options,        log,           end,
-             next, failed,  progress_mutex, accounts_done, events_done};
-    const ReplayReport r = w.run();
+  WriteContext context{catalog, options, log, end, plan, {}, 0, 0};
+  for (const auto& r :
+       run_workers<Writer>(database, db, options.workers, log.accounts.size(), context)) {
     add_counts(report, r);
-    report.charge_rows += r.charge_rows;
-    report.settlements += r.settlements;
-  } else {
-    const int n =
-        std::max(1, std::min<int>(options.workers, static_cast<int>(log.accounts.size())));
-    std::vector<ReplayReport> reports(static_cast<std::size_t>(n));
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<std::size_t>(n));
-    for (int t = 0; t < n; ++t) {
-      threads.emplace_back([&, t] {
-        const auto k = static_cast<std::size_t>(t);
-        try {
-          auto own = store::Connection::open(database.impl().target, database.impl().connect);
-          Worker w{*own, catalog, options,        log,           end,
-                   next, failed,  progress_mutex, accounts_done, events_done};
-          reports[k] = w.run();
-        } catch (...) {
-          failed.store(true);
-          errors[k] = std::current_exception();
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
-    for (const auto& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-    for (const auto& r : reports) {
-      add_counts(report, r);
-      report.charge_rows += r.charge_rows;
-      report.settlements += r.settlements;
-    }
   }
-
-  // The end, once: the quarantined lines, accounts of earlier replays that had no events, the
-  // clock and the run.
-  store::Transaction tx(db, store::Transaction::Kind::write, "replay");
-  main.write_deferred_rejects();
-  std::unordered_set<std::string> replayed;
-  for (const auto& a : log.accounts) replayed.insert(a.name);
-  main.finish_run(end, replayed);
-  tx.commit();
+  write_end(db, main, log, plan, end);
   report.charge_rows += main.charge_rows();
   report.settlements += main.settlements();
   report.clock = main.report.clock;

@@ -130,6 +130,13 @@ class Connection {
     refuse("reserved identity numbers");
     return 0;
   }
+  // The first of `n` (> 0) numbers of `table`'s identity `column` taken for rows a later
+  // transaction writes with their ids (a replay with workers numbering its rows as one worker
+  // would, replay_plan.hpp): the numbers an INSERT without `column` would take next. PostgreSQL
+  // moves the identity's sequence past them (under next_id's lock; never given back); SQLite
+  // reserves nothing (max + 1: an SQLite file has one writer at a time).
+  virtual std::int64_t reserve_id_range(std::string_view table, std::string_view column,
+                                        std::int64_t n) = 0;
 
  protected:
   Connection() = default;

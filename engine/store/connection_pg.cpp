@@ -332,6 +332,8 @@ class PgConnection final : public Connection {
   void set_pending_writes(PendingWrites* writes) override;
   void copy_rows(std::string_view table, std::string_view columns, std::string_view rows) override;
   std::int64_t next_id(std::string_view table, std::string_view column) override;
+  std::int64_t reserve_id_range(std::string_view table, std::string_view column,
+                                std::int64_t n) override;
 
   // Flushes the pending writes before a statement of `sql` that touches them.
   void before_statement(std::string_view sql) {
@@ -640,6 +642,21 @@ std::int64_t PgConnection::next_id(std::string_view table, std::string_view colu
   }
   if (b.next == b.end) reserve_ids(b);
   return b.next++;
+}
+
+std::int64_t PgConnection::reserve_id_range(std::string_view table, std::string_view column,
+                                            std::int64_t n) {
+  const std::string key = std::to_string(advisory_lock_key("sequence:" + std::string(table)));
+  const std::string seq = "pg_get_serial_sequence(" + conn_->quote(std::string(table)) + ", " +
+                          conn_->quote(std::string(column)) + ")";
+  release_id_locks_ = true;
+  const auto r = guarded([&] {
+    return tx_->exec("SELECT pg_advisory_lock(" + key + "); SELECT v, pg_advisory_unlock(" + key +
+                     ") FROM (SELECT setval(" + seq + ", nextval(" + seq + ") + " +
+                     std::to_string(n - 1) + ") AS v OFFSET 0) AS r");
+  });
+  release_id_locks_ = false;
+  return r[0][0].as<std::int64_t>() - n + 1;
 }
 
 // One round trip: the block's numbers taken from the sequence under the table's session

@@ -115,6 +115,18 @@ class SqliteConnection final : public Connection {
     }
   }
   int server_version() override { return sqlite3_libversion_number(); }
+  std::int64_t reserve_id_range(std::string_view table, std::string_view column,
+                                std::int64_t /*n*/) override {
+    // INTEGER PRIMARY KEY without AUTOINCREMENT: a new row takes the largest id plus one.
+    SQLite::Statement q(
+        db_, "SELECT coalesce(max(" + std::string(column) + "), 0) + 1 FROM " + std::string(table));
+    try {
+      q.executeStep();
+      return q.getColumn(0).getInt64();
+    } catch (const SQLite::Exception& e) {
+      throw SqlError(path_ + ": " + e.what());
+    }
+  }
 
   std::unique_ptr<StatementImpl> prepare(std::string_view sql) override {
     return std::make_unique<SqliteStatement>(db_.getHandle(), sql);

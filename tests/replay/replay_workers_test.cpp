@@ -1,8 +1,8 @@
 // replay --workers (ReplayOptions::workers, issue 25): a log replayed by 4 workers writes the
-// rows one worker writes, but for their numbers (event seqs and row ids follow the order the
-// workers wrote in), on SQLite and on PostgreSQL; on PostgreSQL, a replay whose connections are
-// killed half-way and then run again, and two replays of one log at once, apply each event
-// once and end with those rows.
+// rows one worker writes, with the numbers one worker gives them (event seqs, row ids), on
+// SQLite and on PostgreSQL; on PostgreSQL, a replay whose connections are killed half-way and
+// then run again, and two replays of one log at once, apply each event once and end with those
+// rows and numbers.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -99,6 +99,21 @@ std::map<std::string, std::vector<std::string>> numberless(Database& db) {
   return out;
 }
 
+// Every row replay writes, numbers included, each table in the order of its numbers.
+std::map<std::string, std::vector<std::string>> numbered(Database& db) {
+  std::map<std::string, std::vector<std::string>> out;
+  out["event"] = rows(db, "SELECT * FROM event ORDER BY seq");
+  out["charge"] = rows(db, "SELECT * FROM charge ORDER BY id");
+  out["movement"] = rows(db, "SELECT * FROM balance_movement ORDER BY id");
+  out["state"] = rows(db, "SELECT * FROM instance_state ORDER BY id");
+  out["account"] = rows(db, "SELECT * FROM account_state ORDER BY account");
+  out["reject"] = rows(db, "SELECT * FROM reject ORDER BY id");
+  out["run"] = rows(db, "SELECT * FROM replay_run ORDER BY id");
+  out["clock"] = rows(db, "SELECT clock FROM replay_clock");
+  out["plan"] = rows(db, "SELECT * FROM replay_plan");  // none left at the end
+  return out;
+}
+
 void same(const std::map<std::string, std::vector<std::string>>& a,
           const std::map<std::string, std::vector<std::string>>& b) {
   for (const auto& [table, lines] : a) {
@@ -161,17 +176,20 @@ TEST_CASE("replay with 4 workers on SQLite writes the rows of one worker", "[rep
     const ReplayReport r4 = replay_logs(four.db(), {log.path}, o4);
     CHECK(summary(r4) == summary(r1));
     CHECK(r1.charge_rows > 0);
-    // The log read, then the 7 accounts one by one.
-    REQUIRE(reports.size() > 7);
+    // The log read, then the 7 accounts simulated one by one, then written one by one.
+    REQUIRE(reports.size() > 14);
     CHECK(reports.front().rfind("replay ", 0) == 0);
+    CHECK(reports[reports.size() - 14].rfind("plan 1/7 accounts ", 0) == 0);
+    CHECK(reports[reports.size() - 8] ==
+          "plan 7/7 accounts " + std::to_string(log.events) + " events");
     CHECK(reports[reports.size() - 7].rfind("accounts 1/7 accounts ", 0) == 0);
     CHECK(reports.back() == "accounts 7/7 accounts " + std::to_string(log.events) + " events");
-    same(numberless(one.db()), numberless(four.db()));
+    same(numbered(one.db()), numbered(four.db()));
     // Once more: nothing new, on both.
     const ReplayReport again = replay_logs(four.db(), {log.path}, with_workers(4, log.until));
     CHECK(again.duplicates == static_cast<std::int64_t>(log.events));
     CHECK(again.charge_rows == 0);
-    same(numberless(one.db()), numberless(four.db()));
+    same(numbered(one.db()), numbered(four.db()));
   }
 }
 
@@ -197,7 +215,7 @@ TEST_CASE(
   CHECK(summary(r4) == summary(r1));
   CHECK(r1.duplicates > 0);
   CHECK(r1.rejected > 0);
-  same(numberless(one.db()), numberless(four.db()));
+  same(numbered(one.db()), numbered(four.db()));
 }
 
 TEST_CASE("replay with workers: a malformed line fails the replay before anything is written",
@@ -234,7 +252,7 @@ TEST_CASE("replay with 4 workers on PostgreSQL writes the rows of one worker on 
   const ReplayReport r1 = replay_logs(sqlite.db(), {log.path}, with_workers(1, log.until));
   const ReplayReport r4 = replay_logs(db, {log.path}, with_workers(4, log.until));
   CHECK(summary(r4) == summary(r1));
-  same(numberless(sqlite.db()), numberless(db));
+  same(numbered(sqlite.db()), numbered(db));
   CHECK(query_count(db, "SELECT count(*) FROM replay_run") == 1);
 }
 
@@ -284,7 +302,7 @@ TEST_CASE(
   CHECK(rerun.duplicates ==
         query_count(db, "SELECT count(*) FROM event") - rerun.applied - rerun.rejected);
   CHECK(query_count(db, "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
-  same(numberless(sqlite.db()), numberless(db));
+  same(numbered(sqlite.db()), numbered(db));
 }
 
 TEST_CASE("two 2-worker replays of one log at once on PostgreSQL apply each event once",
@@ -317,7 +335,7 @@ TEST_CASE("two 2-worker replays of one log at once on PostgreSQL apply each even
   CHECK(a.charge_rows + b.charge_rows == r1.charge_rows);
   Database db = pg.open();
   CHECK(query_count(db, "SELECT count(*) FROM event") == static_cast<std::int64_t>(log.events));
-  same(numberless(sqlite.db()), numberless(db));
+  same(numbered(sqlite.db()), numbered(db));
 }
 
 }  // namespace gpubill::testing::replay_workers

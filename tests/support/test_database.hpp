@@ -141,6 +141,7 @@ class PgCopies {
           "BEGIN; DELETE FROM event_void; DELETE FROM event; DELETE FROM account_state; "
           "DELETE FROM balance_movement; DELETE FROM charge; DELETE FROM instance_state; "
           "DELETE FROM reject; DELETE FROM replay_clock; DELETE FROM replay_run; "
+          "DELETE FROM replay_plan; "
           "SELECT setval(d.objid::regclass, s.seqstart, false) FROM pg_depend d "
           "JOIN pg_sequence s ON s.seqrelid = d.objid WHERE d.refobjid IN ('account_state'::"
           "regclass, 'balance_movement'::regclass, 'charge'::regclass, 'event'::regclass, "

@@ -52,16 +52,18 @@ struct ReplayOptions {
   ProgressSink progress;
 
   // Above 1: the logs are read first (a malformed line without skip_invalid still fails the
-  // replay before anything is written), then each account is replayed and settled up to the
-  // replay's end in a transaction of its own, holding the account's lock, by this many
-  // connections at once on PostgreSQL (one after another on SQLite: one writer per file), and
-  // the end (quarantined lines, idle accounts, clock, run) is written in a last transaction.
-  // The replay is then atomic per account, not across accounts: after a failure the accounts
-  // committed stay, and a rerun of the same logs completes the others, each event applied once
-  // (docs/postgresql.md, "replay --workers"). Events and rows get the same values but for
-  // their numbers (event seqs, row ids), which follow the order the workers wrote them in.
-  // Progress: "replay" while the logs are read, then "accounts" (accounts committed, of the
-  // log's), reported by the worker threads one at a time.
+  // replay before anything is written); every account is simulated without writing, to give
+  // its rows the numbers (event seqs, row ids) one worker gives them; then each account is
+  // replayed and settled up to the replay's end in a transaction of its own, holding the
+  // account's lock, by this many connections at once on PostgreSQL (one after another on
+  // SQLite: one writer per file), and the end (quarantined lines, clock, run) is written in a
+  // last transaction. The rows, numbers included, are one worker's. The replay is atomic per
+  // account, not across accounts: after a failure the accounts committed stay, and a rerun of
+  // the same logs completes the others, each event applied once and every row numbered as one
+  // uninterrupted worker numbers it (docs/postgresql.md, "replay --workers").
+  // Progress: "replay" while the logs are read, then "plan" (accounts simulated) and
+  // "accounts" (accounts committed), of the log's and the idle ones, reported by the worker
+  // threads one at a time.
   int workers = 1;
 };
 
