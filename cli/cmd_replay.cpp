@@ -184,8 +184,9 @@ void add_replay_commands(CLI::App& app, Globals& globals, Action& action) {
         ->default_val(kDefaultReplayCacheKiB / 1024);
     sub->add_option("--workers", args->workers,
                     "Replay the accounts by this many connections at once (PostgreSQL), each "
-                    "account in a transaction of its own; above 1 the replay is atomic per "
-                    "account, not as a whole (docs/postgresql.md)")
+                    "account in a transaction of its own: above 1 the replay is atomic per "
+                    "account, not as a whole; on SQLite one after another, in one transaction "
+                    "(docs/postgresql.md)")
         ->check(count_flag(1, 256))
         ->default_val(1);
     add_format_option(*sub, args->format);

@@ -55,12 +55,13 @@ struct ReplayOptions {
   // replay before anything is written); every account is simulated without writing, to give
   // its rows the numbers (event seqs, row ids) one worker gives them; then each account is
   // replayed and settled up to the replay's end in a transaction of its own, holding the
-  // account's lock, by this many connections at once on PostgreSQL (one after another on
-  // SQLite: one writer per file), and the end (quarantined lines, clock, run) is written in a
-  // last transaction. The rows, numbers included, are one worker's. The replay is atomic per
-  // account, not across accounts: after a failure the accounts committed stay, and a rerun of
-  // the same logs completes the others, each event applied once and every row numbered as one
-  // uninterrupted worker numbers it (docs/postgresql.md, "replay --workers").
+  // account's lock, by this many connections at once on PostgreSQL, and the end (quarantined
+  // lines, clock, run) is written in a last transaction. The rows, numbers included, are one
+  // worker's. On PostgreSQL the replay is atomic per account, not across accounts: after a
+  // failure the accounts committed stay, and a rerun of the same logs completes the others, each
+  // event applied once and every row numbered as one uninterrupted worker numbers it. On SQLite
+  // (one writer per file) the accounts are replayed one after another in one transaction, which
+  // is atomic as a whole as with one worker (docs/postgresql.md, "replay --workers").
   // Progress: "replay" while the logs are read, then "plan" (accounts simulated) and
   // "accounts" (accounts committed), of the log's and the idle ones, reported by the worker
   // threads one at a time.
