@@ -63,7 +63,7 @@ class Driver {
                     "SELECT payload, source_file, source_line FROM event WHERE account = ? AND "
                     "id = ?"),
         account_event_ids_(db, "SELECT id FROM event WHERE account = ?"),
-        reject_event_(db, "UPDATE event SET status = 'rejected' WHERE seq = ?"),
+        reject_event_(db, "UPDATE event SET status = 'rejected' WHERE seq = ? AND account = ?"),
         insert_reject_(db,
                        "INSERT INTO reject(kind, source_file, source_line, account, event_id, "
                        "time, field, reason, raw, source_path) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -495,6 +495,7 @@ class Driver {
     if (!numbering_.counting()) {
       reject_event_.reset();
       reject_event_.bind(1, static_cast<int64_t>(seq));
+      reject_event_.bindNoCopy(2, ev.account);
       reject_event_.exec();
     }
     add_reject("rule", path, line, ev.account, ev.id, t, "", *reason, raw);

@@ -254,7 +254,7 @@ class PgBatch final : public store::PendingWrites {
       c->total_billed = std::move(billed);
       return;
     }
-    charge_updates_[id] = {r.repeat, r.period_end, std::move(exact), std::move(billed)};
+    charge_updates_[id] = {r.repeat, r.period_end, std::move(exact), std::move(billed), r.account};
   }
   [[gnu::noinline]] std::int64_t insert_movement(const replay::MovementRow& m) {
     const std::int64_t id = number(p_movement, "balance_movement", "id");
@@ -269,7 +269,7 @@ class PgBatch final : public store::PendingWrites {
       b->row.balance_after = m.balance_after;
       return;
     }
-    movement_updates_[id] = {m.at, m.amount.to_string(), m.balance_after.to_string()};
+    movement_updates_[id] = {m.at, m.amount.to_string(), m.balance_after.to_string(), m.account};
   }
   // Numbered as events, charges and movements, so that a rolled-back replay spends none.
   [[gnu::noinline]] void insert_state(const replay::StateRow& s) {
@@ -352,13 +352,15 @@ class PgBatch final : public store::PendingWrites {
     Row row;
     std::optional<std::string> total_exact, total_billed;  // charges: set by an update
   };
+  // An update names the row's account too, so that it is routed to one shard on Citus
+  // (docs/postgresql.md, "Citus").
   struct ChargeUpdate {
     std::int64_t repeat, period_end;
-    std::string total_exact, total_billed;
+    std::string total_exact, total_billed, account;
   };
   struct MovementUpdate {
     std::int64_t at;
-    std::string amount, balance_after;
+    std::string amount, balance_after, account;
   };
   static constexpr const char* kChargeColumns =
       "id, account, instance, provider, region, instance_type, component, kind, mode, "
@@ -493,21 +495,27 @@ class PgBatch final : public store::PendingWrites {
     const char* ch =
         "UPDATE charge AS c SET repeat = v.repeat, period_end = v.period_end, total_exact = "
         "v.total_exact, total_billed = v.total_billed FROM (VALUES ";
-    const char* ct = ") AS v(id, repeat, period_end, total_exact, total_billed) WHERE c.id = v.id";
+    const char* ct =
+        ") AS v(id, repeat, period_end, total_exact, total_billed, account) WHERE c.id = v.id AND "
+        "c.account = v.account";
     for (const auto& [id, u] : charges) {
       values += (n ? ", (" : "(") + std::to_string(id) + "::bigint, " + std::to_string(u.repeat) +
                 "::bigint, " + std::to_string(u.period_end) + "::bigint, " +
-                literal(u.total_exact) + ", " + literal(u.total_billed) + ")";
+                literal(u.total_exact) + ", " + literal(u.total_billed) + ", " +
+                literal(u.account) + ")";
       if (++n == kChunk) send(ch, ct);
     }
     send(ch, ct);
     const char* mh =
         "UPDATE balance_movement AS m SET at = v.at, amount = v.amount, balance_after = "
         "v.balance_after FROM (VALUES ";
-    const char* mt = ") AS v(id, at, amount, balance_after) WHERE m.id = v.id";
+    const char* mt =
+        ") AS v(id, at, amount, balance_after, account) WHERE m.id = v.id AND m.account = "
+        "v.account";
     for (const auto& [id, u] : movements) {
       values += (n ? ", (" : "(") + std::to_string(id) + "::bigint, " + std::to_string(u.at) +
-                "::bigint, " + literal(u.amount) + ", " + literal(u.balance_after) + ")";
+                "::bigint, " + literal(u.amount) + ", " + literal(u.balance_after) + ", " +
+                literal(u.account) + ")";
       if (++n == kChunk) send(mh, mt);
     }
     send(mh, mt);
@@ -547,14 +555,14 @@ class SqlSink : public replay::Sink {
             "?, ?, ?, ?, ?)"),
         update_charge_(db,
                        "UPDATE charge SET repeat = ?, period_end = ?, total_exact = ?, "
-                       "total_billed = ? WHERE id = ?"),
+                       "total_billed = ? WHERE id = ? AND account = ?"),
         insert_movement_(
             db,
             "INSERT INTO balance_movement(account, at, currency, amount, "
             "balance_after, kind, charge_id, event_seq, id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         update_movement_(db,
                          "UPDATE balance_movement SET at = ?, amount = ?, balance_after = ? "
-                         "WHERE id = ?"),
+                         "WHERE id = ? AND account = ?"),
         insert_state_(db,
                       "INSERT INTO instance_state(account, instance, at, state, reason, "
                       "event_seq, id) VALUES(?, ?, ?, ?, ?, ?, ?)") {}
@@ -611,6 +619,7 @@ class SqlSink : public replay::Sink {
     q.bind(3, (r.exact * r.repeat).to_string());
     q.bind(4, fixed_text(r.billed * r.repeat, r.decimals));
     q.bind(5, static_cast<int64_t>(id));
+    q.bindNoCopy(6, r.account);
     q.exec();
   }
 
@@ -639,6 +648,7 @@ class SqlSink : public replay::Sink {
     q.bind(2, m.amount.to_string());
     q.bind(3, m.balance_after.to_string());
     q.bind(4, static_cast<int64_t>(id));
+    q.bindNoCopy(5, m.account);
     q.exec();
   }
 
