@@ -116,8 +116,7 @@ struct CountedWriter {
   std::vector<PositionRows> rows;
 };
 
-// The plan: each writer's numbers (by the index of `writers`), and the hash of the log it was
-// made for.
+// The plan: each writer's numbers, by the index of plan_row_numbers's `writers`.
 struct RowPlan {
   std::vector<PlannedIds> writers;
 };
