@@ -393,7 +393,19 @@ class Driver {
       apply_numbered(ev, t, type, path, line, raw);
       return;
     }
-    auto& q = insert_event_.start();
+    bind_event(insert_event_.start(), ev, t, type, path, line);
+    const auto seq = insert_event_.run();
+    if (!seq) {
+      duplicate(ev, path, line, raw);
+      return;
+    }
+    evaluate(ev, *seq, path, line, raw);
+  }
+
+  // An event's columns, ?1 to ?8 of both inserts (account, id, time, type, instance, payload,
+  // source file and line).
+  void bind_event(store::Statement& q, const UsageEvent& ev, Seconds t, const std::string& type,
+                  const std::string& path, std::int64_t line) {
     q.bindNoCopy(1, ev.account);
     q.bindNoCopy(2, ev.id);
     q.bind(3, static_cast<int64_t>(t));
@@ -402,12 +414,6 @@ class Driver {
     q.bindNoCopy(6, payload_);
     q.bindNoCopy(7, path);
     q.bind(8, static_cast<int64_t>(line));
-    const auto seq = insert_event_.run();
-    if (!seq) {
-      duplicate(ev, path, line, raw);
-      return;
-    }
-    evaluate(ev, *seq, path, line, raw);
   }
 
   // SQLite, rows numbered by a plan: the event stored with the plan's seq unless it is there
@@ -426,14 +432,7 @@ class Driver {
     const std::int64_t seq = *numbering_.take(p_event);
     auto& q = insert_numbered_event_;
     q.reset();
-    q.bindNoCopy(1, ev.account);
-    q.bindNoCopy(2, ev.id);
-    q.bind(3, static_cast<int64_t>(t));
-    q.bindNoCopy(4, type);
-    q.bindNoCopy(5, ev.instance);
-    q.bindNoCopy(6, payload_);
-    q.bindNoCopy(7, path);
-    q.bind(8, static_cast<int64_t>(line));
+    bind_event(q, ev, t, type, path, line);
     q.bind(9, static_cast<int64_t>(seq));
     q.exec();
     evaluate(ev, seq, path, line, raw);

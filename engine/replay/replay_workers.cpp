@@ -169,6 +169,25 @@ class AccountWrite {
   std::optional<store::Transaction> tx_;
 };
 
+// A stage's progress over accounts ("plan", "accounts"), reported by the worker threads one at
+// a time: accounts done (of all the log's), events in them.
+class AccountsProgress {
+ public:
+  void account_done(const ReplayOptions& options, const char* stage, std::size_t accounts,
+                    std::size_t events) {
+    if (!options.progress) return;
+    const std::lock_guard lock(mutex_);
+    ++accounts_done_;
+    events_done_ += static_cast<std::int64_t>(events);
+    options.progress({stage, accounts_done_, accounts, "accounts", events_done_, "events"});
+  }
+
+ private:
+  std::mutex mutex_;
+  std::uint64_t accounts_done_ = 0;
+  std::int64_t events_done_ = 0;
+};
+
 // ---- the first pass: every account simulated, its rows counted by position ----
 
 struct CountContext {
@@ -177,10 +196,7 @@ struct CountContext {
   const ReadLog& log;
   const Driver::EndClock& end;
   std::vector<CountedWriter>& counted;  // by index of log.accounts
-  // "plan" progress: accounts simulated, events in them.
-  std::mutex progress_mutex;
-  std::uint64_t accounts_done = 0;
-  std::int64_t events_done = 0;
+  AccountsProgress progress;            // "plan": accounts simulated
 };
 
 class Counter {
@@ -199,13 +215,7 @@ class Counter {
     w.account = a.name;
     driver_.count_rows(&w.rows);
     w.loaded = driver_.replay_account(a.name, a.events, c_.log.files, c_.end);
-    if (c_.options.progress) {
-      const std::lock_guard lock(c_.progress_mutex);
-      ++c_.accounts_done;
-      c_.events_done += static_cast<std::int64_t>(a.events.size());
-      c_.options.progress(
-          {"plan", c_.accounts_done, c_.log.accounts.size(), "accounts", c_.events_done, "events"});
-    }
+    c_.progress.account_done(c_.options, "plan", c_.log.accounts.size(), a.events.size());
   }
   Result result() { return 0; }
 
@@ -222,11 +232,8 @@ struct WriteContext {
   const ReplayOptions& options;
   const ReadLog& log;
   const Driver::EndClock& end;
-  const RowPlan& plan;  // by index of log.accounts
-  // "accounts" progress: accounts committed (of all the log's), events in them.
-  std::mutex progress_mutex;
-  std::uint64_t accounts_done = 0;
-  std::int64_t events_done = 0;
+  const RowPlan& plan;        // by index of log.accounts
+  AccountsProgress progress;  // "accounts": accounts committed
 };
 
 class Writer {
@@ -258,13 +265,7 @@ class Writer {
         throw;
       }
     }
-    if (c_.options.progress) {
-      const std::lock_guard lock(c_.progress_mutex);
-      ++c_.accounts_done;
-      c_.events_done += static_cast<std::int64_t>(account.events.size());
-      c_.options.progress({"accounts", c_.accounts_done, c_.log.accounts.size(), "accounts",
-                           c_.events_done, "events"});
-    }
+    c_.progress.account_done(c_.options, "accounts", c_.log.accounts.size(), account.events.size());
   }
   Result result() {
     ReplayReport r = driver_.report;
@@ -305,7 +306,7 @@ RowPlan plan_rows(Database& database, store::Connection& db, const Catalog& cata
   AccountWrite tx(db, std::nullopt);  // PostgreSQL: the database's lock
   const std::vector<std::string> idle = add_idle_accounts(db, log, end);
   std::vector<CountedWriter> counted(log.accounts.size() + 1);  // the last: the end's rejects
-  CountContext context{catalog, options, log, end, counted, {}, 0, 0};
+  CountContext context{catalog, options, log, end, counted, {}};
   run_workers<Counter>(database, db, options.workers, log.accounts.size(), context);
   main.count_deferred_rejects(&counted.back().rows);
   LogHash hash = log.hash;
@@ -365,7 +366,7 @@ ReplayReport replay_with_workers(Database& database, const Catalog& catalog,
   const RowPlan plan = plan_rows(database, db, catalog, options, main, log, end);
 
   ReplayReport report = main.report;  // events read, malformed lines skipped
-  WriteContext context{catalog, options, log, end, plan, {}, 0, 0};
+  WriteContext context{catalog, options, log, end, plan, {}};
   for (const auto& r :
        run_workers<Writer>(database, db, options.workers, log.accounts.size(), context)) {
     add_counts(report, r);

@@ -399,6 +399,8 @@ class PgConnection final : public Connection {
   void flush_pending();
   void give_back_ids(bool committing);
   void reserve_ids(struct IdBlock& block);
+  std::int64_t take_from_sequence(std::int64_t lock_key, const std::string& sequence,
+                                  std::int64_t n);
   void refuse_while_streaming() const {
     if (stream_transaction_) {
       throw StoreError(described_ +
@@ -646,36 +648,33 @@ std::int64_t PgConnection::next_id(std::string_view table, std::string_view colu
 
 std::int64_t PgConnection::reserve_id_range(std::string_view table, std::string_view column,
                                             std::int64_t n) {
-  const std::string key = std::to_string(advisory_lock_key("sequence:" + std::string(table)));
   const std::string seq = "pg_get_serial_sequence(" + conn_->quote(std::string(table)) + ", " +
                           conn_->quote(std::string(column)) + ")";
-  release_id_locks_ = true;
-  const auto r = guarded([&] {
-    return tx_->exec("SELECT pg_advisory_lock(" + key + "); SELECT v, pg_advisory_unlock(" + key +
-                     ") FROM (SELECT setval(" + seq + ", nextval(" + seq + ") + " +
-                     std::to_string(n - 1) + ") AS v OFFSET 0) AS r");
-  });
-  release_id_locks_ = false;
-  return r[0][0].as<std::int64_t>() - n + 1;
+  return take_from_sequence(advisory_lock_key("sequence:" + std::string(table)), seq, n) - n + 1;
 }
 
-// One round trip: the block's numbers taken from the sequence under the table's session
-// advisory lock, so that they are consecutive.
-void PgConnection::reserve_ids(IdBlock& b) {
-  const std::string key = std::to_string(b.lock_key);
-  const std::string seq = conn_->quote(b.sequence);
-  const std::int64_t n = b.size;
-  b.size = std::min<std::int64_t>(b.size * 2, 8192);
+// One round trip: `n` consecutive numbers taken from `sequence` (an SQL expression naming it)
+// under the table's session advisory lock `lock_key`; returns the last.
+std::int64_t PgConnection::take_from_sequence(std::int64_t lock_key, const std::string& sequence,
+                                              std::int64_t n) {
+  const std::string key = std::to_string(lock_key);
   // Session-level: should the setval fail after the lock, ROLLBACK would not release it
   // (rollback() then releases every session advisory lock: gpubill holds no others).
   release_id_locks_ = true;
   const auto r = guarded([&] {
     return tx_->exec("SELECT pg_advisory_lock(" + key + "); SELECT v, pg_advisory_unlock(" + key +
-                     ") FROM (SELECT setval(" + seq + ", nextval(" + seq + ") + " +
+                     ") FROM (SELECT setval(" + sequence + ", nextval(" + sequence + ") + " +
                      std::to_string(n - 1) + ") AS v OFFSET 0) AS r");
   });
   release_id_locks_ = false;
-  const std::int64_t last = r[0][0].as<std::int64_t>();
+  return r[0][0].as<std::int64_t>();
+}
+
+// The block's numbers, consecutive, from its table's sequence.
+void PgConnection::reserve_ids(IdBlock& b) {
+  const std::int64_t n = b.size;
+  b.size = std::min<std::int64_t>(b.size * 2, 8192);
+  const std::int64_t last = take_from_sequence(b.lock_key, conn_->quote(b.sequence), n);
   const std::int64_t start = last - n + 1;
   if (!b.taken) {
     b.first = start;
