@@ -125,7 +125,14 @@ CommitmentRow read_commitment_json(const json_input::Fields& f, const Decimal& m
   if (ri && r.offering_class != "standard" && r.offering_class != "convertible") {
     f.fail("class", "a reserved instance is 'standard' or 'convertible'");
   }
-  if (!ri && !r.offering_class.empty()) f.fail("class", "only a reserved instance has a class");
+  // A savings plan's rate row names the plan it is the rate of: Compute or EC2 Instance.
+  const bool sp = r.program == CommitmentProgram::savings_plan;
+  if (sp && r.offering_class != "compute" && r.offering_class != "ec2_instance") {
+    f.fail("class", "a savings plan rate is of plan 'compute' or 'ec2_instance'");
+  }
+  if (!ri && !sp && !r.offering_class.empty()) {
+    f.fail("class", "only a reserved instance or a savings plan rate has a class");
+  }
   r.term_months = f.integer("term_months", 12, 36);
   if (r.term_months != 12 && r.term_months != 36) f.fail("term_months", "must be 12 or 36");
   const Currency currency = f.currency("currency");

@@ -69,6 +69,7 @@ struct CommitmentFacts {
   std::string type;  // "Reserved Instance", "Committed Use Discount", "Savings Plan"
   std::string unit;  // "Seconds", "GPU-Seconds", "NormalizedUnit-Seconds"
   bool flexible = false;
+  bool spend = false;       // a savings plan: a commitment of an amount per hour
   std::int64_t weight = 4;  // quarter normalized units per second of one unit
   std::int64_t term_hours = 0;
 };
@@ -154,9 +155,32 @@ class Facts {
                                                        q.getColumn(5).getString(), subject);
       f.weight = f.flexible ? rules::normalization_quarters(subject) : 4;
       f.unit = per_gpu ? "GPU-Seconds" : f.flexible ? "NormalizedUnit-Seconds" : "Seconds";
+      f.spend = program == "savings_plan";
       f.term_hours = commitment_term_hours(q.getColumn(4).getInt());
     }
     return commitments_.emplace(id, std::move(f)).first->second;
+  }
+
+  // The hourly commitment of a savings plan's commit event (its `amount`; 0 for another event).
+  Decimal commitment_amount(std::int64_t seq) {
+    auto it = amounts_.find(seq);
+    if (it != amounts_.end()) return it->second;
+    Decimal amount;
+    store::Statement q(db_, "SELECT payload FROM event WHERE seq = ?");
+    q.bind(1, static_cast<int64_t>(seq));
+    if (q.executeStep()) {
+      const std::string payload = q.getColumn(0).getString();
+      // The canonical JSON of the event (replay/events.cpp): "amount":"25.00".
+      const std::string key = "\"amount\":\"";
+      if (const auto at = payload.find(key); at != std::string::npos) {
+        const auto from = at + key.size();
+        const auto to = payload.find('"', from);
+        if (auto d = Decimal::try_parse(std::string_view(payload).substr(from, to - from))) {
+          amount = *d;
+        }
+      }
+    }
+    return amounts_.emplace(seq, amount).first->second;
   }
 
   // The id of an input event (empty for an unknown seq).
@@ -182,6 +206,7 @@ class Facts {
   std::map<std::pair<std::string, std::int64_t>, std::optional<PriceIdentity>> prices_;
   std::unordered_map<std::int64_t, std::pair<SkuKey, Sku>> skus_;  // by charge id
   std::map<std::int64_t, CommitmentFacts> commitments_;            // by commitment_price id
+  std::map<std::int64_t, Decimal> amounts_;                        // by commit event seq
   std::deque<Sku> others_;  // of lines whose id was met with other fields
 };
 
@@ -260,6 +285,7 @@ struct RowValues {
   std::string description;
   // The CommitmentDiscount* columns of a commitment's row (commitment_cells).
   struct Commitment {
+    bool spend = false;  // CommitmentDiscountCategory Spend (a savings plan), else Usage
     std::string id, name, type;
     Cell status, unit;
     std::optional<Decimal> quantity;
@@ -357,6 +383,28 @@ RowValues::Commitment commitment_cells(const ChargeLine& c, Facts& facts) {
   out.name = id;
   out.type = f.type;
   out.unit = f.unit;
+  out.spend = f.spend;
+  if (f.spend) {
+    // A savings plan's quantities are amounts of its commitment, in its currency (FOCUS: "the
+    // predefined amount of spend purchased or consumed"): the term's commitment, the hour's, the
+    // amount a covered row consumed (its EffectiveCost less the on-demand cost it offsets), the
+    // amount an hour left unused.
+    out.unit = c.currency.to_string();
+    const Decimal hourly =
+        c.event_seqs.empty() ? Decimal{} : facts.commitment_amount(c.event_seqs.front());
+    if (c.kind == "commitment_purchase") {
+      out.quantity = hourly * f.term_hours;
+    } else if (c.kind == "commitment_fee") {
+      out.quantity = hourly;
+    } else if (c.kind == "commitment_unused") {
+      out.quantity = c.effective_amount.value_or(Decimal{});
+      out.status = "Unused";
+    } else if (covered) {
+      out.quantity = c.effective_amount.value_or(c.billed_amount) - c.billed_amount;
+      out.status = "Used";
+    }
+    return out;
+  }
   const Decimal quarter = Decimal::parse("0.25");
   const Decimal factor = Decimal(f.weight) * quarter;
   if (c.kind == "commitment_purchase") {
@@ -382,9 +430,11 @@ void put_commitment(Out& o, const RowValues& v) {
     return;
   }
   const auto& k = *v.commitment;
-  o.text("Usage");  // CommitmentDiscountCategory: usage-based (AWS RIs, Google resource CUDs)
-  o.text(k.id);     // CommitmentDiscountId
-  o.text(k.name);   // CommitmentDiscountName
+  // CommitmentDiscountCategory: usage-based (AWS RIs, Google resource CUDs) or spend-based (AWS
+  // Savings Plans).
+  o.text(k.spend ? "Spend" : "Usage");
+  o.text(k.id);    // CommitmentDiscountId
+  o.text(k.name);  // CommitmentDiscountName
   if (k.quantity) {
     o.decimal(*k.quantity);  // CommitmentDiscountQuantity
   } else {

@@ -89,6 +89,14 @@ void to_class(UsageEvent& ev, std::string_view text, const Context& cx) {
   ev.offering_class.assign(text);
 }
 
+void to_plan(UsageEvent& ev, std::string_view text, const Context& cx) {
+  if (text != "compute" && text != "ec2_instance") {
+    cx.fail("plan",
+            "unknown savings plan '" + std::string(text) + "' (expected compute or ec2_instance)");
+  }
+  ev.plan.assign(text);
+}
+
 Instant to_start(std::string_view text, const Context& cx) {
   Instant t;
   try {
@@ -152,15 +160,16 @@ namespace {
 // A commit names its scope once: an instance type, or a GPU committed per GPU; its term does not
 // start before it is bought.
 void finish_commit(UsageEvent& ev, Mask present, const Context& cx) {
+  if (ev.start && *ev.start < ev.time) {
+    cx.fail("start", "the term starts before the commitment is bought (time " +
+                         format_instant(ev.time) + ")");
+  }
+  if (!ev.plan.empty()) return;  // a savings plan's scope is its plan (and family and region)
   const bool type = present & bit(f_instance_type), gpu = present & bit(f_gpu);
   if (type == gpu) {
     cx.fail(type ? "gpu" : "instance_type",
             type ? "give the commitment's scope once: instance_type or gpu, not both"
                  : "missing field (a commit names instance_type, or gpu for a per-GPU commitment)");
-  }
-  if (ev.start && *ev.start < ev.time) {
-    cx.fail("start", "the term starts before the commitment is bought (time " +
-                         format_instant(ev.time) + ")");
   }
 }
 
@@ -204,20 +213,30 @@ void finish_event(UsageEvent& ev, Mask present, const Context& cx) {
       required = bit(f_instance) | bit(f_auto_renew);
       break;
     case EventType::commit:
-      required = bit(f_provider) | bit(f_region) | bit(f_term) | bit(f_payment) | bit(f_units);
-      allowed = bit(f_instance_type) | bit(f_gpu) | bit(f_class) | bit(f_start);
+      if (present & bit(f_plan)) {  // a savings plan: an hourly amount, not units of a type
+        required = bit(f_provider) | bit(f_term) | bit(f_payment) | bit(f_plan) | bit(f_amount) |
+                   bit(f_currency);
+        allowed = bit(f_start);
+        if (ev.plan == "ec2_instance") required |= bit(f_region) | bit(f_family);
+      } else {
+        required = bit(f_provider) | bit(f_region) | bit(f_term) | bit(f_payment) | bit(f_units);
+        allowed = bit(f_instance_type) | bit(f_gpu) | bit(f_class) | bit(f_start);
+      }
       break;
   }
-  const std::string type_name(to_string(ev.type));
+  const std::string type_name = (present & bit(f_plan)) && ev.type == EventType::commit
+                                    ? ev.plan + " savings plan commit"
+                                    : std::string(to_string(ev.type));
+  const std::string article = type_name.front() == 'e' ? "an " : "a ";
   for (int f = 0; f < f_count; ++f) {
     const Mask b = bit(f);
     if ((required & b) && !(present & b)) {
       cx.fail(kFieldNames[static_cast<std::size_t>(f)],
-              "missing field (required for a " + type_name + " event)");
+              "missing field (required for " + article + type_name + " event)");
     }
     if ((present & b) && !((common | required | allowed) & b)) {
       cx.fail(kFieldNames[static_cast<std::size_t>(f)],
-              "does not apply to a " + type_name + " event");
+              "does not apply to " + article + type_name + " event");
     }
   }
   if (ev.type == EventType::create && ev.mode != BillingMode::prepaid) {
@@ -250,6 +269,8 @@ std::string* name_member(UsageEvent& ev, int f) {
       return &ev.instance_type;
     case f_gpu:
       return &ev.gpu;
+    case f_family:
+      return &ev.family;
     default:
       return nullptr;
   }
@@ -293,6 +314,9 @@ void set_text_field(UsageEvent& ev, int f, std::string_view text, const Context&
       break;
     case f_start:
       ev.start = to_start(text, cx);
+      break;
+    case f_plan:
+      to_plan(ev, text, cx);
       break;
     default:
       cx.fail(name, "internal error: not a text field");

@@ -39,7 +39,9 @@ enum Field : int {
   f_units,  // "count"
   f_start,
   f_interrupted,  // stop, destroy
-  f_count,        // fields of a JSON event
+  f_plan,         // commit of a savings plan
+  f_family,
+  f_count,  // fields of a JSON event
   // CSV only: the system disk as two columns
   f_system_disk_kind = f_count,
   f_system_disk_gb,
@@ -71,6 +73,8 @@ inline constexpr std::array<std::string_view, f_csv_count> kFieldNames = {"id",
                                                                           "count",
                                                                           "start",
                                                                           "interrupted",
+                                                                          "plan",
+                                                                          "family",
                                                                           "system_disk_kind",
                                                                           "system_disk_gb"};
 

@@ -40,6 +40,14 @@ void append_commit_fields(std::string& out, const UsageEvent& e) {
     append_key(out, "payment");
     json_text::append_string(out, to_string(*e.payment));
   }
+  if (!e.plan.empty()) {
+    append_key(out, "plan");
+    json_text::append_string(out, e.plan);
+  }
+  if (!e.family.empty()) {
+    append_key(out, "family");
+    json_text::append_string(out, e.family);
+  }
   if (!e.offering_class.empty()) {
     append_key(out, "class");
     json_text::append_string(out, e.offering_class);
@@ -128,6 +136,8 @@ void UsageEvent::clear() {
   offering_class.clear();
   count.reset();
   start.reset();
+  plan.clear();
+  family.clear();
 }
 
 std::string_view to_string(ReturnKind kind) noexcept {

@@ -256,6 +256,14 @@ struct Commitment {
   Decimal upfront, hourly;  // per unit
   Seconds next_hour = 0;    // the next hour end to apply at
   std::string source;       // the row's source (for notes)
+  // A savings plan (program "savings_plan", replay_sim_savings.cpp): "compute" or
+  // "ec2_instance"; its hourly commitment (in currency); when it was bought (its rates are the
+  // catalog's savings_plan rows in force then). count is 1; upfront is the term's commitment for
+  // all upfront, hourly the commitment for no upfront; row_id the first rate row found.
+  std::string plan;
+  Decimal amount;
+  Seconds bought = 0;
+  bool savings_plan() const noexcept { return !plan.empty(); }
 };
 
 class Sim;
@@ -320,6 +328,7 @@ class Account {
                                      std::optional<ReturnKind> asked = std::nullopt,
                                      const std::string& note = {});
   std::optional<std::string> commit(Sim&, const UsageEvent&, std::int64_t seq);
+  std::optional<std::string> commit_savings_plan(Sim&, const UsageEvent&, std::int64_t seq);
 
   // commitments (replay_sim_commit.cpp)
   // The next hour end at which a commitment applies (kNever: none).
@@ -329,13 +338,26 @@ class Account {
   void apply_commitments(Sim&, Seconds e);
   // The covered parts of meter m's hour (settle_meter): offset rows at the on-demand rate.
   void write_covers(Sim&, Meter& m, Seconds e, const PriceRow& price, const BillingPolicy& policy);
+  // A meter's pay-as-you-go compute usage settling at an hour end, not yet covered.
+  struct CoverCandidate {
+    Meter* meter;
+    std::int64_t quantity;  // metered seconds × multiplier
+  };
+  // After the reserved instances: the savings plans in force over the hour ending at e cover
+  // what usage is left, EC2 Instance plans first, then Compute plans (replay_sim_savings.cpp).
+  void apply_savings_plans(Sim&, Seconds e, std::vector<CoverCandidate>& usage);
+  // A savings plan's rate row for an instance type in a region (nullptr: none), cached.
+  const CommitmentRow* savings_rate(Sim&, std::size_t k, const std::string& type,
+                                    const std::string& region);
+  std::map<std::string, const CommitmentRow*> savings_rates_;  // not saved: a catalog cache
   struct Cover {
     const Meter* meter = nullptr;
     std::size_t commitment = 0;
-    std::int64_t quantity = 0;  // in the meter's unit (seconds × multiplier)
-    std::int64_t units = 0;     // quarter normalized unit-seconds
-    Seconds at = 0;             // the hour end
-    Decimal share;              // of the commitment's amortised hour (EffectiveCost)
+    std::int64_t quantity = 0;            // in the meter's unit (seconds × multiplier)
+    std::int64_t units = 0;               // quarter normalized unit-seconds
+    Seconds at = 0;                       // the hour end
+    Decimal share;                        // of the commitment's amortised hour (EffectiveCost)
+    const CommitmentRow* rate = nullptr;  // a savings plan's rate row for the covered type
   };
   std::vector<Cover> covers_;
   // The covered rows of the hour being settled, written once all its meters are settled.

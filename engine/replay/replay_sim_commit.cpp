@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "gpubill/rules/commitment_rules.hpp"
+#include "replay/replay_commit_rows.hpp"
 #include "replay/replay_model.hpp"
 #include "replay/replay_sim_support.hpp"
 
@@ -30,11 +31,6 @@ using rules::normalization_quarters;
 // Whether AWS applies a regional RI of this family across its sizes (apply_ri.md's limitations).
 bool size_flexible(const Commitment& c) {
   return !c.per_gpu && rules::ri_size_flexible(c.provider, c.program, c.family, c.subject);
-}
-
-// "1y" / "3y" as the charge rows' mode.
-std::string mode_of(const Commitment& c) {
-  return c.term_months == 36 ? "reserved_3y" : "reserved_1y";
 }
 
 // The quantity unit of a commitment's rows: seconds of its instance type, GPU-seconds, or
@@ -54,35 +50,6 @@ Decimal amortised_hourly(const Commitment& c) {
   return Decimal::divide(c.upfront, commitment_term_hours(c.term_months), 12,
                          RoundingMode::half_even) +
          c.hourly;
-}
-
-// Where a commitment's fee and unused rows go among an hour's rows: after the covered ones.
-constexpr std::size_t kAfterCovers = std::size_t{1} << 40;
-
-ChargeRow commitment_row(const std::string& account, const Commitment& c, const char* kind) {
-  ChargeRow row;
-  row.account = account;
-  row.instance = c.id;
-  row.provider = c.provider;
-  row.region = c.region;
-  row.instance_type = c.subject;
-  row.component = "commitment";
-  row.kind = kind;
-  row.mode = mode_of(c);
-  row.currency = c.currency;
-  row.discount_id = c.row_id;
-  row.event_seqs = std::to_string(c.seq);
-  return row;
-}
-
-// "commitment ri-1 (aws reserved_instance standard 1y no_upfront of 1 × m4.xlarge in us-east-1,
-// commitment_price row 7)"
-std::string commitment_text(const Commitment& c) {
-  return "commitment " + c.id + " (" + c.provider + " " + c.program +
-         (c.offering_class.empty() ? "" : " " + c.offering_class) + " " +
-         (c.term_months == 36 ? "3y" : "1y") + " " + c.payment + " of " + std::to_string(c.count) +
-         " × " + c.subject + " in " + c.region + ", commitment_price row " +
-         std::to_string(c.row_id) + ")";
 }
 
 // The catalog's offer a commit event names; a reason when there is none or more than one.
@@ -131,6 +98,7 @@ OfferLookup find_offer(Sim& sim, const UsageEvent& ev) {
 }  // namespace
 
 std::optional<std::string> Account::commit(Sim& sim, const UsageEvent& ev, std::int64_t seq) {
+  if (!ev.plan.empty()) return commit_savings_plan(sim, ev, seq);
   const OfferLookup offer = find_offer(sim, ev);
   if (!offer.row) return offer.error;
   const CommitmentRow& r = *offer.row;
@@ -195,11 +163,7 @@ Seconds Account::next_commitment_hour() const {
 void Account::apply_commitments(Sim& sim, Seconds e) {
   covers_.clear();
   // The hour's pay-as-you-go compute usage settling at e, by instance number.
-  struct Candidate {
-    Meter* meter;
-    std::int64_t quantity;  // metered seconds × multiplier
-  };
-  std::vector<Candidate> usage;
+  std::vector<CoverCandidate> usage;
   for (auto& [index, inst] : by_index_) {
     if (inst->mode != BillingMode::payg) continue;
     for (auto& mp : inst->meters) {
@@ -212,12 +176,13 @@ void Account::apply_commitments(Sim& sim, Seconds e) {
       usage.push_back({&m, rules::metered_seconds(raw, *policy) * m.multiplier});
     }
   }
-  std::stable_sort(usage.begin(), usage.end(), [](const Candidate& a, const Candidate& b) {
-    return a.meter->owner->index < b.meter->owner->index;
-  });
+  std::stable_sort(usage.begin(), usage.end(),
+                   [](const CoverCandidate& a, const CoverCandidate& b) {
+                     return a.meter->owner->index < b.meter->owner->index;
+                   });
   for (std::size_t k = 0; k < commitments.size(); ++k) {
     Commitment& c = commitments[k];
-    if (c.next_hour != e || e > c.end) continue;
+    if (c.savings_plan() || c.next_hour != e || e > c.end) continue;
     c.next_hour += kHour;
     // Who may use it, smallest normalization factor first (then instance order).
     std::vector<std::pair<std::int64_t, std::size_t>> order;  // weight, candidate
@@ -291,6 +256,7 @@ void Account::apply_commitments(Sim& sim, Seconds e) {
       covered_rows_.emplace_back(kAfterCovers + 2 * k + 1, std::move(unused));
     }
   }
+  apply_savings_plans(sim, e, usage);
   // The hour's rows follow its settlements (process_hour_end writes them); with none at e, now.
   if (next_hour_end_ != e) write_covered_rows(sim, e, {});
 }
@@ -307,7 +273,7 @@ void Account::write_covers(Sim&, Meter& m, Seconds e, const PriceRow& price,
     row.instance_type = m.source == Source::instance ? m.subject : inst.type;
     row.component = m.component;
     row.kind = "commitment_covered";
-    row.mode = mode_of(c);
+    row.mode = commitment_mode(c);
     row.period_start = e - kHour;
     row.period_end = e;
     row.quantity = std::to_string(cv.quantity);
@@ -320,14 +286,24 @@ void Account::write_covers(Sim&, Meter& m, Seconds e, const PriceRow& price,
     row.decimals = policy.settlement_decimals;
     row.price_id = price.id;
     row.policy_id = policy.id;
-    row.discount_id = c.row_id;
+    row.discount_id = cv.rate ? cv.rate->id : c.row_id;
     row.event_seqs = std::to_string(c.seq);
     for (std::int64_t s2 : m.run.seqs) row.event_seqs += "," + std::to_string(s2);
-    row.note = commitment_text(c) + ": covers " + std::to_string(cv.quantity) + " " + m.unit +
-               " of this hour" +
-               (c.flexible ? " (" + quarters_text(cv.units) + " normalized unit-seconds)" : "") +
-               ", offset at the on-demand rate " + money_text(price.amount.amount(), c.currency) +
-               " per hour";
+    if (cv.rate) {
+      row.note = commitment_text(c) + ": covers " + std::to_string(cv.quantity) + " " + m.unit +
+                 " of this hour at the savings plan rate " +
+                 money_text(savings_plan_rate(*cv.rate), c.currency) +
+                 " per hour (commitment_price row " + std::to_string(cv.rate->id) +
+                 "): " + money_text(cv.share, c.currency) +
+                 " of the commitment; offset at the on-demand " + "rate " +
+                 money_text(price.amount.amount(), c.currency) + " per hour";
+    } else {
+      row.note = commitment_text(c) + ": covers " + std::to_string(cv.quantity) + " " + m.unit +
+                 " of this hour" +
+                 (c.flexible ? " (" + quarters_text(cv.units) + " normalized unit-seconds)" : "") +
+                 ", offset at the on-demand rate " + money_text(price.amount.amount(), c.currency) +
+                 " per hour";
+    }
     row.effective = row.billed + cv.share;
     if (m.cycle_end) m.cycle_exact += row.exact;
     inst.lifetime_billed += row.billed;

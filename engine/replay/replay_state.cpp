@@ -211,6 +211,11 @@ void write_commitment(Writer& w, const Commitment& c) {
   w.key("hourly").dec(c.hourly);
   w.key("next_hour").num(c.next_hour);
   w.key("source").str(c.source);
+  if (c.savings_plan()) {
+    w.key("plan").str(c.plan);
+    w.key("amount").dec(c.amount);
+    w.key("bought").num(c.bought);
+  }
   w.close('}');
 }
 
@@ -238,6 +243,11 @@ Commitment commitment_of(const json& j) {
   c.hourly = dec_of(j.at("hourly"));
   c.next_hour = j.at("next_hour").get<Seconds>();
   c.source = j.at("source").get<std::string>();
+  if (j.contains("plan")) {  // a savings plan
+    c.plan = j.at("plan").get<std::string>();
+    c.amount = dec_of(j.at("amount"));
+    c.bought = j.at("bought").get<Seconds>();
+  }
   return c;
 }
 

@@ -170,3 +170,57 @@ TEST_CASE("FOCUS conformance: commitment rows broken on purpose fail their rules
   CHECK(rules_after("commitment_fee", "CommitmentDiscountId", "ri-1")
             .count("CommitmentDiscountId-C-008-C"));
 }
+
+// A savings plan (tests/data/aws-sp-examples.json, the illustrative rates of AWS's Savings Plans
+// example): spend-based, so its rows are CommitmentDiscountCategory Spend, with quantities in
+// USD. A 5 USD/h Compute plan, no upfront; 10:00–11:00 a c5.9xlarge (4.00 on demand, 2.00 under
+// the plan) and a c5.24xlarge (10.00, 8.00); 11:00–12:00 idle. Hour 1: the c5.9xlarge's row
+// consumes 2.00 (BilledCost −4, EffectiveCost −4 + 2 = −2), the c5.24xlarge's 3.00 (1350 s:
+// −3.75 + 3 = −0.75); hour 2: 5.00 unused. The fees bill 5.00 an hour with EffectiveCost 0; the
+// purchase is of 5 × 8760 = 43800 USD.
+TEST_CASE("FOCUS: a savings plan's rows conform, Spend in USD, EffectiveCost at its rates",
+          "[focus][conformance][commitments][savings_plans]") {
+  ReplayFixture fx;
+  fx.import_catalog(data_path("aws-sp-examples.json"));
+  fx.replay_text(
+      R"({"id":"sp-1","time":"2025-12-01T10:00:00Z","type":"commit","account":"acme","provider":"aws","plan":"compute","term":"1y","payment":"no_upfront","amount":"5.00","currency":"USD"})"
+      "\n"
+      R"({"id":"c-w","time":"2025-12-01T10:00:00Z","type":"create","account":"acme","instance":"w","provider":"aws","region":"us-east-1","instance_type":"c5.24xlarge","mode":"payg"})"
+      "\n"
+      R"({"id":"c-l","time":"2025-12-01T10:00:00Z","type":"create","account":"acme","instance":"l","provider":"aws","region":"us-east-1","instance_type":"c5.9xlarge","mode":"payg"})"
+      "\n"
+      R"({"id":"d-w","time":"2025-12-01T11:00:00Z","type":"destroy","account":"acme","instance":"w"})"
+      "\n"
+      R"({"id":"d-l","time":"2025-12-01T11:00:00Z","type":"destroy","account":"acme","instance":"l"})"
+      "\n",
+      until("2025-12-01T12:00:00Z"));
+  const auto checker = check_focus_export(fx.db());
+  INFO(checker.summary());
+  CHECK(checker.violations().empty());
+
+  Decimal billed, effective;
+  std::map<std::string, Decimal> quantity_by_kind;
+  for (const auto& row : focus_export(fx.db(), query_charges(fx.db())).rows) {
+    billed += dec(row[col("BilledCost")]);
+    effective += dec(row[col("EffectiveCost")]);
+    if (!row[col("CommitmentDiscountId")]) continue;
+    CHECK(*row[col("CommitmentDiscountId")] == "aws/acme/sp-1");
+    CHECK(*row[col("CommitmentDiscountType")] == "Savings Plan");
+    CHECK(*row[col("CommitmentDiscountCategory")] == "Spend");
+    CHECK(*row[col("CommitmentDiscountUnit")] == "USD");
+    const std::string kind = *row[col("x_ChargeKind")];
+    quantity_by_kind[kind] += dec(row[col("CommitmentDiscountQuantity")]);
+    if (kind == "commitment_covered") {
+      CHECK(*row[col("CommitmentDiscountStatus")] == "Used");
+      CHECK(dec(row[col("EffectiveCost")]) - dec(row[col("BilledCost")]) ==
+            dec(row[col("CommitmentDiscountQuantity")]));
+    }
+  }
+  CHECK(quantity_by_kind["commitment_covered"] == Decimal(5));  // 2.00 + 3.00
+  CHECK(quantity_by_kind["commitment_unused"] == Decimal(5));
+  CHECK(quantity_by_kind["commitment_fee"] == Decimal(10));
+  CHECK(quantity_by_kind["commitment_purchase"] == Decimal(43800));
+  // No upfront: billed 4 + 10 − 4 − 3.75 + 5 + 5 = 16.25, and the same amortised.
+  CHECK(billed == Decimal::parse("16.25"));
+  CHECK(billed == effective);
+}

@@ -45,8 +45,10 @@ struct CommitmentRow {
   std::string subject;         // instance type id or GPU id
   std::string region;          // empty = every region
   CommitmentProgram program = CommitmentProgram::reserved_instance;
-  std::string offering_class;  // "standard" | "convertible" (AWS RIs); "" otherwise
-  int term_months = 12;        // 12 or 36
+  // "standard" | "convertible" (AWS RIs); "compute" | "ec2_instance" (the savings plan a
+  // savings_plan row is the rate of); "" otherwise.
+  std::string offering_class;
+  int term_months = 12;  // 12 or 36
   CommitmentPayment payment = CommitmentPayment::no_upfront;
   Money upfront{Decimal{}, Currency::parse("USD")};  // per unit (per GPU for a gpu row)
   Money hourly{Decimal{}, Currency::parse("USD")};   // per unit and hour of the term

@@ -80,6 +80,9 @@ struct UsageEvent {
   std::string offering_class;
   std::optional<std::int64_t> count;
   std::optional<Instant> start;
+  // commit of an AWS Savings Plan: "compute" or "ec2_instance"; an EC2 Instance Savings Plan's
+  // instance family ("p3"). Its hourly commitment is `amount` in `currency`.
+  std::string plan, family;
 
   // Resets every field (keeps string capacity, for reuse while streaming).
   void clear();
