@@ -53,18 +53,6 @@ std::string ri_run(const std::string& instance, const std::string& type, const s
   return ri_create(instance, type, from) + ri_destroy(instance, to);
 }
 
-// Σ quantity of the account's rows of `kind` for `instance` ("" = every instance).
-gpubill::Decimal ri_quantity(ExampleRun& ex, const std::string& kind,
-                             const std::string& instance = "") {
-  gpubill::Decimal sum;
-  for (const auto& row : ex.charges("acme")) {
-    if (row.at("kind") != kind) continue;
-    if (!instance.empty() && row.at("instance") != instance) continue;
-    sum += dec(row.at("quantity")) * dec(row.at("repeat"));
-  }
-  return sum;
-}
-
 std::int64_t ri_count_rows(ExampleRun& ex, const std::string& kind) {
   std::int64_t n = 0;
   for (const auto& row : ex.charges("acme")) n += row.at("kind") == kind ? 1 : 0;
@@ -87,9 +75,9 @@ TEST_CASE("aws RI: four concurrent m4.xlarge for an hour under one RI: 1 h cover
                 ri_create("d", "m4.xlarge", t0) + ri_destroy("a", t1) + ri_destroy("b", t1) +
                 ri_destroy("c", t1) + ri_destroy("d", t1),
             t1);
-  CHECK(ri_quantity(ex, "settlement") == dec("14400"));
-  CHECK(ri_quantity(ex, "commitment_covered") == dec("3600"));
-  CHECK(ri_quantity(ex, "commitment_covered", "a") == dec("3600"));
+  CHECK(ex.quantity("acme", "settlement") == dec("14400"));
+  CHECK(ex.quantity("acme", "commitment_covered") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "a") == dec("3600"));
   CHECK(ri_count_rows(ex, "commitment_unused") == 0);
   CHECK(ex.billed("acme", "compute") == dec("0.60"));
   CHECK(ex.billed("acme") == dec("0.72"));
@@ -116,9 +104,9 @@ TEST_CASE("aws RI: four m4.xlarge for 15 minutes each in one hour: all covered",
                 ri_run("c", "m4.xlarge", "2025-12-01T10:30:00Z", "2025-12-01T10:45:00Z") +
                 ri_run("d", "m4.xlarge", "2025-12-01T10:45:00Z", "2025-12-01T11:00:00Z"),
             "2025-12-01T11:00:00Z");
-  CHECK(ri_quantity(ex, "commitment_covered") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered") == dec("3600"));
   for (const char* i : {"a", "b", "c", "d"})
-    CHECK(ri_quantity(ex, "commitment_covered", i) == dec("900"));
+    CHECK(ex.quantity("acme", "commitment_covered", i) == dec("900"));
   CHECK(ex.billed("acme", "compute") == dec("0"));
   CHECK(ex.billed("acme") == dec("0.12"));
   CHECK(ri_count_rows(ex, "commitment_unused") == 0);
@@ -139,10 +127,10 @@ TEST_CASE("aws RI scenario 2: a regional m3.2xlarge RI covers the smallest sizes
                 ri_create("l2", "m3.large", t0) + ri_destroy("x1", t1) + ri_destroy("x2", t1) +
                 ri_destroy("l1", t1) + ri_destroy("l2", t1),
             t1);
-  CHECK(ri_quantity(ex, "commitment_covered", "l1") == dec("3600"));
-  CHECK(ri_quantity(ex, "commitment_covered", "l2") == dec("3600"));
-  CHECK(ri_quantity(ex, "commitment_covered", "x1") == dec("3600"));
-  CHECK(ri_quantity(ex, "commitment_covered", "x2") == dec("0"));
+  CHECK(ex.quantity("acme", "commitment_covered", "l1") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "l2") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "x1") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "x2") == dec("0"));
   CHECK(ex.billed("acme") == dec("0.63"));
 }
 
@@ -155,7 +143,7 @@ TEST_CASE("aws RI scenario 1: a smaller size's RI covers part of a larger instan
   ex.import("aws-ri-examples.json");
   const std::string t0 = "2025-12-01T10:00:00Z", t1 = "2025-12-01T11:00:00Z";
   ex.replay(ri_commit("ri-3", t0, "m4.large") + ri_run("a", "m4.xlarge", t0, t1), t1);
-  CHECK(ri_quantity(ex, "commitment_covered", "a") == dec("1800"));
+  CHECK(ex.quantity("acme", "commitment_covered", "a") == dec("1800"));
   CHECK(ex.billed("acme") == dec("0.16"));
 }
 
@@ -171,10 +159,10 @@ TEST_CASE("aws RI: unused hours are rows of their own, and usage after the term 
   ex.replay(ri_commit("ri-4", "2025-12-01T00:00:00Z", "m4.xlarge", "all_upfront") +
                 ri_run("a", "m4.xlarge", "2026-11-30T23:00:00Z", "2026-12-01T01:00:00Z"),
             "2026-12-01T02:00:00Z");
-  CHECK(ri_quantity(ex, "commitment_covered", "a") == dec("3600"));
-  CHECK(ri_quantity(ex, "settlement", "a") == dec("7200"));
+  CHECK(ex.quantity("acme", "commitment_covered", "a") == dec("3600"));
+  CHECK(ex.quantity("acme", "settlement", "a") == dec("7200"));
   CHECK(ri_count_rows(ex, "commitment_unused") == 8759);
-  CHECK(ri_quantity(ex, "commitment_unused") == dec("28800") * dec("8759"));
+  CHECK(ex.quantity("acme", "commitment_unused") == dec("28800") * dec("8759"));
   CHECK(ri_count_rows(ex, "commitment_fee") == 0);
   CHECK(ex.billed("acme", "commitment") == dec("876"));
   CHECK(ex.billed("acme") == dec("876.20"));

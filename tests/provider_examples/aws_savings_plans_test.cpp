@@ -44,18 +44,6 @@ std::string sp_destroy(const std::string& instance, const std::string& at = kSpT
          R"(","type":"destroy","account":"acme","instance":")" + instance + "\"}\n";
 }
 
-// Σ quantity of the account's rows of `kind` for `instance` ("" = every instance).
-gpubill::Decimal sp_quantity(ExampleRun& ex, const std::string& kind,
-                             const std::string& instance = "") {
-  gpubill::Decimal sum;
-  for (const auto& row : ex.charges("acme")) {
-    if (row.at("kind") != kind) continue;
-    if (!instance.empty() && row.at("instance") != instance) continue;
-    sum += dec(row.at("quantity")) * dec(row.at("repeat"));
-  }
-  return sum;
-}
-
 }  // namespace
 
 // The document's Scenario 1 ("You purchase a one year Compute Savings Plan with a $25.00/hour
@@ -70,9 +58,9 @@ TEST_CASE("aws savings plans scenario 1: a 25 USD/h Compute plan covers all the 
   ex.replay(sp_commit("sp-1", "compute", "25.00") + sp_create("w", "c5.24xlarge") +
                 sp_create("l", "c5.9xlarge") + sp_destroy("w") + sp_destroy("l"),
             kSpT1);
-  CHECK(sp_quantity(ex, "commitment_covered", "l") == dec("3600"));
-  CHECK(sp_quantity(ex, "commitment_covered", "w") == dec("3600"));
-  CHECK(sp_quantity(ex, "commitment_unused") == dec("15"));
+  CHECK(ex.quantity("acme", "commitment_covered", "l") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "w") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_unused") == dec("15"));
   CHECK(ex.billed("acme", "compute") == dec("0"));
   CHECK(ex.billed("acme") == dec("25"));
 }
@@ -88,9 +76,9 @@ TEST_CASE("aws savings plans: the highest savings percentage is covered first, t
   ex.replay(sp_commit("sp-1", "compute", "5.00") + sp_create("w", "c5.24xlarge") +
                 sp_create("l", "c5.9xlarge") + sp_destroy("w") + sp_destroy("l"),
             kSpT1);
-  CHECK(sp_quantity(ex, "commitment_covered", "l") == dec("3600"));
-  CHECK(sp_quantity(ex, "commitment_covered", "w") == dec("1350"));
-  CHECK(sp_quantity(ex, "commitment_unused") == dec("0"));
+  CHECK(ex.quantity("acme", "commitment_covered", "l") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "w") == dec("1350"));
+  CHECK(ex.quantity("acme", "commitment_unused") == dec("0"));
   CHECK(ex.billed("acme", "compute") == dec("6.25"));
   CHECK(ex.billed("acme") == dec("11.25"));
 }
@@ -110,9 +98,9 @@ TEST_CASE("aws savings plans: EC2 Instance plans apply before Compute plans",
                 sp_create("w", "c5.24xlarge") + sp_create("l", "c5.9xlarge") + sp_destroy("w") +
                 sp_destroy("l"),
             kSpT1);
-  CHECK(sp_quantity(ex, "commitment_covered", "l") == dec("3600"));
-  CHECK(sp_quantity(ex, "commitment_covered", "w") == dec("3600"));
-  CHECK(sp_quantity(ex, "commitment_unused") == dec("0"));
+  CHECK(ex.quantity("acme", "commitment_covered", "l") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "w") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_unused") == dec("0"));
   CHECK(ex.billed("acme", "compute") == dec("0"));
   CHECK(ex.billed("acme") == dec("9"));
   for (const auto& row : ex.charges("acme")) {
@@ -133,8 +121,8 @@ TEST_CASE("aws savings plans: equal savings go to the lower rate first",
   ex.replay(sp_commit("sp-1", "compute", "2.00") + sp_create("l", "c5.9xlarge") +
                 sp_create("s", "c5.large") + sp_destroy("l") + sp_destroy("s"),
             kSpT1);
-  CHECK(sp_quantity(ex, "commitment_covered", "s") == dec("3600"));
-  CHECK(sp_quantity(ex, "commitment_covered", "l") == dec("3510"));
+  CHECK(ex.quantity("acme", "commitment_covered", "s") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "l") == dec("3510"));
   CHECK(ex.billed("acme", "compute") == dec("0.1"));
   CHECK(ex.billed("acme") == dec("2.1"));
 }
@@ -150,8 +138,8 @@ TEST_CASE("aws savings plans: an EC2 Instance plan stays in its region, a Comput
                         R"(,"region":"us-east-1","family":"c5")") +
                   sp_create("o", "c5.9xlarge", "us-west-2") + sp_destroy("o"),
               kSpT1);
-    CHECK(sp_quantity(ex, "commitment_covered") == dec("0"));
-    CHECK(sp_quantity(ex, "commitment_unused") == dec("2"));
+    CHECK(ex.quantity("acme", "commitment_covered") == dec("0"));
+    CHECK(ex.quantity("acme", "commitment_unused") == dec("2"));
     CHECK(ex.billed("acme") == dec("6"));
   }
   ExampleRun ex;
@@ -159,7 +147,7 @@ TEST_CASE("aws savings plans: an EC2 Instance plan stays in its region, a Comput
   ex.replay(sp_commit("sp-c", "compute", "2.00") + sp_create("o", "c5.9xlarge", "us-west-2") +
                 sp_destroy("o"),
             kSpT1);
-  CHECK(sp_quantity(ex, "commitment_covered", "o") == dec("3600"));
+  CHECK(ex.quantity("acme", "commitment_covered", "o") == dec("3600"));
   CHECK(ex.billed("acme") == dec("2"));
 }
 
@@ -173,9 +161,9 @@ TEST_CASE("aws savings plans: all upfront is paid at purchase; unused hours bill
   ex.replay(sp_commit("sp-1", "compute", "3.00", "all_upfront") + sp_create("l", "c5.9xlarge") +
                 sp_destroy("l", "2025-12-01T10:30:00Z"),
             "2025-12-01T12:00:00Z");
-  CHECK(sp_quantity(ex, "commitment_covered", "l") == dec("1800"));
-  CHECK(sp_quantity(ex, "commitment_unused") == dec("5"));  // 2.00 + 3.00
-  CHECK(sp_quantity(ex, "commitment_fee") == dec("0"));
+  CHECK(ex.quantity("acme", "commitment_covered", "l") == dec("1800"));
+  CHECK(ex.quantity("acme", "commitment_unused") == dec("5"));  // 2.00 + 3.00
+  CHECK(ex.quantity("acme", "commitment_fee") == dec("0"));
   CHECK(ex.billed("acme") == dec("26280"));
 }
 

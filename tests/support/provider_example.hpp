@@ -197,6 +197,18 @@ class ExampleRun {
     return sum;
   }
 
+  // Σ quantity × repeat of the account's rows of `kind` for `instance` ("" = every instance).
+  Decimal quantity(const std::string& account, const std::string& kind,
+                   const std::string& instance = "") {
+    Decimal sum;
+    for (const auto& row : charges(account)) {
+      if (row.at("kind") != kind) continue;
+      if (!instance.empty() && row.at("instance") != instance) continue;
+      sum += dec(row.at("quantity")) * dec(row.at("repeat"));
+    }
+    return sum;
+  }
+
   // `gpubill explain ID --format json`.
   nlohmann::json explain(std::int64_t charge_id) {
     const CliRun r =
