@@ -168,18 +168,7 @@ class Facts {
     Decimal amount;
     store::Statement q(db_, "SELECT payload FROM event WHERE seq = ?");
     q.bind(1, static_cast<int64_t>(seq));
-    if (q.executeStep()) {
-      const std::string payload = q.getColumn(0).getString();
-      // The canonical JSON of the event (replay/events.cpp): "amount":"25.00".
-      const std::string key = "\"amount\":\"";
-      if (const auto at = payload.find(key); at != std::string::npos) {
-        const auto from = at + key.size();
-        const auto to = payload.find('"', from);
-        if (auto d = Decimal::try_parse(std::string_view(payload).substr(from, to - from))) {
-          amount = *d;
-        }
-      }
-    }
+    if (q.executeStep()) amount = event_amount(q.getColumn(0).getString()).value_or(Decimal{});
     return amounts_.emplace(seq, amount).first->second;
   }
 

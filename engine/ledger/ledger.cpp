@@ -80,6 +80,16 @@ std::optional<std::int64_t> optional_int(const store::Column& c) {
   return c.getInt64();
 }
 
+std::optional<Decimal> event_amount(std::string_view payload) {
+  constexpr std::string_view key = "\"amount\":\"";
+  const auto at = payload.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  const auto from = at + key.size();
+  const auto to = payload.find('"', from);
+  if (to == std::string_view::npos) return std::nullopt;
+  return Decimal::try_parse(payload.substr(from, to - from));
+}
+
 std::optional<Instant> optional_instant(const store::Column& c) {
   if (c.isNull()) return std::nullopt;
   return instant_of(c.getInt64());

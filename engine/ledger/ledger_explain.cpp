@@ -533,6 +533,79 @@ void derive_minimum_charge(ChargeExplanation& x, const BillingPolicy& policy,
   x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
 }
 
+// A covered row bills the on-demand usage record of the seconds it covers, negated
+// (rules::usage_record).
+void derive_covered_offset(ChargeExplanation& x, const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  const std::int64_t seconds = c.quantity.truncate_to_int();
+  const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds, to_policy(*x.policy),
+                                     MeteredResource::compute);
+  x.arithmetic.push_back("covered: −(" + c.unit_price.to_string() + ccy + "/h × " +
+                         std::to_string(seconds) + " " + c.unit +
+                         " / 3600 = " + s.exact.amount().to_string() + ", billed " +
+                         s.billed.amount().to_string() +
+                         "): the on-demand usage record of the seconds the commitment covers");
+  expect_equal(x, "exact_amount", -s.exact.amount(), c.exact_amount);
+  expect_equal(x, "billed_amount", -s.billed.amount(), c.billed_amount);
+  expect_equal(x, "unit_price", x.price->amount, c.unit_price);
+}
+
+// A savings plan's row (engine/replay/replay_sim_savings.cpp). Its hourly amount is its commit
+// event's; the catalog row is the rate of the covered type (covered rows) or the plan's first
+// rate row (the others). Purchase: amount × the term's hours when all upfront, else 0; fee: the
+// amount, every hour (no upfront); covered: the on-demand record negated, its effective cost
+// that plus the covered seconds at the plan's rate; unused: the amount the hour left.
+void derive_savings_plan_amounts(ChargeExplanation& x, const CommitmentRowInfo& k,
+                                 const std::string& ccy) {
+  const ChargeLine& c = x.line;
+  std::optional<Decimal> amount;
+  for (const EventInfo& e : x.events) {
+    if (e.type == "commit") amount = event_amount(e.payload);
+  }
+  const std::int64_t term_hours = commitment_term_hours(k.term_months);
+  if ((c.kind == "commitment_purchase" || c.kind == "commitment_fee") && !amount) {
+    x.arithmetic.push_back(c.kind + ": the commit event's amount is not recorded");
+    x.derivation = Derivation::not_derivable;
+    return;
+  }
+  if (c.kind == "commitment_purchase") {
+    const bool all_upfront = k.payment == "all_upfront";
+    const Decimal exact = all_upfront ? *amount * term_hours : Decimal{};
+    x.arithmetic.push_back(all_upfront
+                               ? "upfront: the plan's " + amount->to_string() + ccy + "/h × " +
+                                     std::to_string(term_hours) + " h = " + exact.to_string() + ccy
+                               : "no upfront: 0 at purchase; the plan's " + amount->to_string() +
+                                     ccy + " is billed every hour of the term");
+    expect_equal(x, "exact_amount", exact, c.exact_amount);
+    expect_equal(x, "billed_amount", exact, c.billed_amount);
+  } else if (c.kind == "commitment_fee") {
+    x.arithmetic.push_back("the plan's hourly commitment " + amount->to_string() + ccy +
+                           ", billed for the hour, used or not");
+    expect_equal(x, "exact_amount", *amount, c.exact_amount);
+    expect_equal(x, "billed_amount", *amount, c.billed_amount);
+  } else if (c.kind == "commitment_covered" && x.policy && x.price) {
+    derive_covered_offset(x, ccy);
+    const std::int64_t seconds = c.quantity.truncate_to_int();
+    const Decimal rate =
+        Decimal::divide(k.upfront, term_hours, 12, RoundingMode::half_even) + k.hourly;
+    const Decimal spent = Decimal::divide(rate * seconds, 3600, 12, RoundingMode::half_even);
+    x.arithmetic.push_back("effective cost " + c.billed_amount.to_string() + " + " +
+                           rate.to_string() + ccy + "/h × " + std::to_string(seconds) +
+                           " s / 3600 = " + (c.billed_amount + spent).to_string() + ccy +
+                           ": the covered seconds at the plan's rate, from its commitment");
+    if (c.effective_amount)
+      expect_equal(x, "effective_amount", c.billed_amount + spent, *c.effective_amount);
+  } else if (c.kind == "commitment_unused") {
+    x.arithmetic.push_back("unused: " + c.quantity.to_string() + ccy +
+                           " of the plan's hourly commitment; nothing billed");
+    expect_equal(x, "billed_amount", Decimal{}, c.billed_amount);
+    if (c.effective_amount) expect_equal(x, "effective_amount", c.quantity, *c.effective_amount);
+  } else {
+    x.arithmetic.push_back(c.kind + ": not re-derivable (no policy or price row)");
+    x.derivation = Derivation::not_derivable;
+  }
+}
+
 // A commitment's row (engine/replay/replay_sim_commit.cpp): its purchase is count × the upfront,
 // its hourly fee count × the hourly fee, a covered row the on-demand usage record of the seconds
 // it covers, negated (rules::usage_record), an unused row bills nothing; each row's effective
@@ -554,17 +627,7 @@ void derive_commitment_amounts(ChargeExplanation& x, const CommitmentRowInfo& k,
     expect_equal(x, "exact_amount", exact, c.exact_amount);
     expect_equal(x, "billed_amount", exact, c.billed_amount);
   } else if (c.kind == "commitment_covered" && x.policy && x.price) {
-    const std::int64_t seconds = c.quantity.truncate_to_int();
-    const auto s = rules::usage_record(Money(c.unit_price, c.currency), seconds,
-                                       to_policy(*x.policy), MeteredResource::compute);
-    x.arithmetic.push_back("covered: −(" + c.unit_price.to_string() + ccy + "/h × " +
-                           std::to_string(seconds) + " " + c.unit +
-                           " / 3600 = " + s.exact.amount().to_string() + ", billed " +
-                           s.billed.amount().to_string() +
-                           "): the on-demand usage record of the seconds the commitment covers");
-    expect_equal(x, "exact_amount", -s.exact.amount(), c.exact_amount);
-    expect_equal(x, "billed_amount", -s.billed.amount(), c.billed_amount);
-    expect_equal(x, "unit_price", x.price->amount, c.unit_price);
+    derive_covered_offset(x, ccy);
   } else if (c.kind == "commitment_unused") {
     x.arithmetic.push_back("unused: " + c.quantity.to_string() + " " + c.unit +
                            " of the hour's commitment; nothing billed");
@@ -589,17 +652,32 @@ void derive_commitment(ChargeExplanation& x, const std::string& ccy) {
     return;
   }
   const CommitmentRowInfo& k = *x.commitment;
-  x.rule = "commitment (" + k.program + (k.offering_class.empty() ? "" : " " + k.offering_class) +
-           ", " + std::to_string(k.term_months) + " months, " + k.payment +
-           "): covers up to count × 3600 s of matching usage per clock hour, use it or lose it";
-  x.rule_source = "commitment_price " + std::to_string(k.id) + ": " + k.source +
-                  (k.provider == "aws"
-                       ? "; awsdocs/amazon-ec2-user-guide@096556437fd7fdc573353d1b0e7db0909c4708f4:"
-                         "doc_source/concepts-reserved-instances-application.md"
-                       : "");
+  if (k.program == "savings_plan") {
+    x.rule = "savings plan (" + k.offering_class + ", " + std::to_string(k.term_months) +
+             " months, " + k.payment +
+             "): after reserved instances, EC2 Instance plans then Compute plans pay for the "
+             "hour's usage at their rates, highest savings percentage first, until the hour's "
+             "commitment is spent; use it or lose it";
+    x.rule_source = "commitment_price " + std::to_string(k.id) + ": " + k.source +
+                    "; docs.aws.amazon.com/savingsplans/latest/userguide/sp-applying.html";
+  } else {
+    x.rule = "commitment (" + k.program + (k.offering_class.empty() ? "" : " " + k.offering_class) +
+             ", " + std::to_string(k.term_months) + " months, " + k.payment +
+             "): covers up to count × 3600 s of matching usage per clock hour, use it or lose it";
+    x.rule_source =
+        "commitment_price " + std::to_string(k.id) + ": " + k.source +
+        (k.provider == "aws"
+             ? "; awsdocs/amazon-ec2-user-guide@096556437fd7fdc573353d1b0e7db0909c4708f4:"
+               "doc_source/concepts-reserved-instances-application.md"
+             : "");
+  }
   const std::size_t before = x.mismatches.size();
   x.derivation = Derivation::verified;
-  derive_commitment_amounts(x, k, ccy);
+  if (k.program == "savings_plan") {
+    derive_savings_plan_amounts(x, k, ccy);
+  } else {
+    derive_commitment_amounts(x, k, ccy);
+  }
   if (x.derivation != Derivation::not_derivable) {
     x.derivation = x.mismatches.size() == before ? Derivation::verified : Derivation::mismatch;
   }

@@ -31,6 +31,10 @@ std::int64_t unix_of(Instant t);
 std::optional<std::int64_t> optional_int(const store::Column& c);
 std::optional<Instant> optional_instant(const store::Column& c);
 
+// The `amount` of an event's canonical JSON (replay/events.cpp: "amount":"25.00"): a savings
+// plan's hourly commitment on its commit event. nullopt when the payload has none.
+std::optional<Decimal> event_amount(std::string_view payload);
+
 // Display facts about a provider from the catalog: its name, billing zone, and region names.
 struct ProviderFacts {
   std::string id, name, billing_time_zone;

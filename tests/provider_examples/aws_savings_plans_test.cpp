@@ -81,6 +81,14 @@ TEST_CASE("aws savings plans: the highest savings percentage is covered first, t
   CHECK(ex.quantity("acme", "commitment_unused") == dec("0"));
   CHECK(ex.billed("acme", "compute") == dec("6.25"));
   CHECK(ex.billed("acme") == dec("11.25"));
+  // Every line re-derives from its rows: the covered c5.24xlarge's effective cost is
+  // −3.75 + 8.00 × 1350 / 3600 = −0.75; the fee is the plan's 5.00.
+  for (const auto& row : ex.charges("acme")) {
+    const auto x = ex.explain(row.at("id").get<std::int64_t>());
+    INFO(x.dump());
+    CHECK(x.at("check").at("derivation") == "verified");
+    CHECK(x.at("mismatches").empty());
+  }
 }
 
 // An EC2 Instance plan of c5 in us-east-1 (1 USD/h) and a Compute plan (8 USD/h), the Compute
